@@ -1,0 +1,109 @@
+-- Generated from schemas/tables.ts by `npm run schemas:generate`. Do not edit.
+
+CREATE TABLE IF NOT EXISTS sessions (
+  session_id VARCHAR NOT NULL,
+  archive_key VARCHAR NOT NULL,
+  title VARCHAR,
+  workspace_path VARCHAR,
+  resolved_source VARCHAR NOT NULL,
+  preferred_source VARCHAR,
+  fidelity VARCHAR NOT NULL,
+  source VARCHAR NOT NULL,
+  resolution_state VARCHAR NOT NULL,
+  reason_codes JSON NOT NULL,
+  created_at TIMESTAMP NOT NULL,
+  created_at_source VARCHAR NOT NULL,
+  updated_at TIMESTAMP NOT NULL,
+  updated_at_source VARCHAR NOT NULL,
+  message_count INTEGER NOT NULL,
+  tool_call_count INTEGER NOT NULL,
+  transcript_state VARCHAR,
+  context_tokens_used BIGINT,
+  context_token_limit BIGINT,
+  total_input_tokens BIGINT,
+  total_output_tokens BIGINT,
+  parent_session_id VARCHAR,
+  view_digest VARCHAR NOT NULL,
+  message_identity_version INTEGER NOT NULL,
+  extensions JSON
+);
+
+CREATE TABLE IF NOT EXISTS messages (
+  session_id VARCHAR NOT NULL,
+  message_id VARCHAR NOT NULL,
+  archive_key VARCHAR NOT NULL,
+  ordinal INTEGER NOT NULL,
+  role VARCHAR NOT NULL,
+  content VARCHAR NOT NULL,
+  thinking VARCHAR,
+  model VARCHAR,
+  timestamp TIMESTAMP NOT NULL,
+  timestamp_source VARCHAR NOT NULL,
+  parent_message_id VARCHAR,
+  on_active_branch BOOLEAN NOT NULL,
+  is_sidechain BOOLEAN NOT NULL,
+  is_corrupted BOOLEAN NOT NULL,
+  input_tokens BIGINT,
+  output_tokens BIGINT,
+  duration_ms BIGINT,
+  origin VARCHAR NOT NULL,
+  identity_origin VARCHAR NOT NULL,
+  extensions JSON
+);
+
+CREATE TABLE IF NOT EXISTS tool_calls (
+  session_id VARCHAR NOT NULL,
+  message_id VARCHAR NOT NULL,
+  tool_ordinal INTEGER NOT NULL,
+  archive_key VARCHAR NOT NULL,
+  tool_id VARCHAR NOT NULL,
+  tool_id_origin VARCHAR NOT NULL,
+  name VARCHAR NOT NULL,
+  status VARCHAR NOT NULL,
+  params JSON,
+  result VARCHAR,
+  error VARCHAR,
+  files JSON NOT NULL,
+  user_decision VARCHAR,
+  extensions JSON
+);
+
+CREATE TABLE IF NOT EXISTS source_instances (
+  session_id VARCHAR NOT NULL,
+  instance_ordinal INTEGER NOT NULL,
+  source_role VARCHAR NOT NULL,
+  representation VARCHAR NOT NULL,
+  state VARCHAR NOT NULL,
+  occurrence_ref VARCHAR NOT NULL,
+  carrier VARCHAR NOT NULL,
+  workspace_path VARCHAR,
+  reason_code VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS diagnostics (
+  run_id VARCHAR NOT NULL,
+  seq INTEGER NOT NULL,
+  code VARCHAR NOT NULL,
+  severity VARCHAR NOT NULL,
+  message VARCHAR NOT NULL,
+  session_id VARCHAR,
+  source_ref VARCHAR,
+  details JSON NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS etl_runs (
+  run_id VARCHAR NOT NULL,
+  started_at TIMESTAMP NOT NULL,
+  finished_at TIMESTAMP,
+  status VARCHAR NOT NULL,
+  mode VARCHAR NOT NULL,
+  options_digest VARCHAR NOT NULL,
+  sources_seen INTEGER NOT NULL,
+  sources_skipped_unchanged INTEGER NOT NULL,
+  sessions_inserted INTEGER NOT NULL,
+  sessions_replaced INTEGER NOT NULL,
+  sessions_unchanged INTEGER NOT NULL,
+  sessions_kept_complete INTEGER NOT NULL,
+  sessions_ambiguous INTEGER NOT NULL,
+  diagnostics INTEGER NOT NULL
+);

@@ -1,0 +1,188 @@
+/**
+ * The normalized rows of the warehouse. Timestamps are epoch milliseconds in rows and TIMESTAMP
+ * (UTC) in DuckDB; `json` columns hold canonical JSON text.
+ */
+import { column, defineTable, nullable, oneOf, type RowOf } from './table-definition.js';
+
+export const RESOLVED_SOURCES = [
+  'composer',
+  'store-db',
+  'store-transcript',
+  'store-metadata',
+  'merged',
+  'cli-stream',
+  'cloud-agent',
+  'markdown-export',
+] as const;
+export const FIDELITIES = ['complete', 'partial'] as const;
+export const LEGACY_SOURCES = ['global', 'workspace-fallback'] as const;
+export const RESOLUTION_STATES = ['complete', 'partial', 'ambiguous'] as const;
+export const SESSION_TIME_SOURCES = [
+  'composer-metadata',
+  'store-db-metadata',
+  'store-meta',
+  'capture-metadata',
+  'direct-message',
+  'epoch-unknown',
+] as const;
+export const MESSAGE_TIME_SOURCES = [
+  'composer-created-at',
+  'composer-timing',
+  'store-turn-timing',
+  'capture-event',
+  'inferred-next',
+  'inferred-previous',
+  'session-fallback',
+  'unknown',
+] as const;
+export const IDENTITY_ORIGINS = [
+  'composer-native',
+  'composer-v0.16-index',
+  'store-db-v1',
+  'store-transcript-v1',
+  'capture-native',
+  'capture-v1',
+] as const;
+export const MESSAGE_ORIGINS = ['composer', 'store', 'both', 'cli', 'cloud', 'markdown'] as const;
+export const SOURCE_ROLES = ['composer', 'store', 'cli', 'cloud', 'markdown'] as const;
+export const REPRESENTATIONS = [
+  'composer-global',
+  'composer-workspace',
+  'store-db',
+  'store-transcript',
+  'store-metadata',
+  'cli-stream',
+  'cloud-capture',
+  'markdown-export',
+] as const;
+export const INSTANCE_STATES = [
+  'contributed',
+  'equivalent-replica',
+  'omitted-by-scope',
+  'failed',
+  'superseded',
+] as const;
+export const CARRIERS = ['live', 'custom', 'backup', 'capture'] as const;
+
+export const sessionsTable = defineTable('sessions', 'One row per logical Cursor session (conversation).', {
+  session_id: column('text', 'Native Cursor session ID, byte-exact and case-sensitive.'),
+  archive_key: column('text', 'Downstream key `cursor:<session_id>`.'),
+  title: nullable('text', 'Session title from the source metadata; NULL when the source has none.'),
+  workspace_path: nullable(
+    'text',
+    'Normalized workspace path the session belongs to; NULL when the source gives no path.',
+  ),
+  resolved_source: oneOf(RESOLVED_SOURCES, 'Representation the resolved view was built from.'),
+  preferred_source: oneOf(
+    ['composer', 'store'],
+    'Merge orientation for merged sessions (which side wins scalar values); NULL otherwise.',
+    true,
+  ),
+  fidelity: oneOf(
+    FIDELITIES,
+    '`complete` views are safe to replace an archived session; `partial` never are.',
+  ),
+  source: oneOf(
+    LEGACY_SOURCES,
+    'Legacy fidelity signal: `global` = complete, `workspace-fallback` = partial.',
+  ),
+  resolution_state: oneOf(RESOLUTION_STATES, '`ambiguous` rows carry no messages: divergent replicas exist.'),
+  reason_codes: column('json', 'JSON array of resolution reason codes (e.g. `workspace-scope-omitted`).'),
+  created_at: column('timestamp', 'Session creation time (UTC).'),
+  created_at_source: oneOf(SESSION_TIME_SOURCES, 'Where `created_at` came from.'),
+  updated_at: column('timestamp', 'Session last-update time (UTC).'),
+  updated_at_source: oneOf(SESSION_TIME_SOURCES, 'Where `updated_at` came from.'),
+  message_count: column('int', 'Number of rows in `messages` for this session.'),
+  tool_call_count: column('int', 'Number of rows in `tool_calls` for this session.'),
+  transcript_state: nullable(
+    'text',
+    'Store transcript state (parsed, partial, empty, error-only, unsupported, unreadable, missing).',
+  ),
+  context_tokens_used: nullable('bigint', 'Composer `contextTokensUsed`, when stored.'),
+  context_token_limit: nullable('bigint', 'Composer `contextTokenLimit`, when stored.'),
+  total_input_tokens: nullable('bigint', 'Sum of non-zero per-message input tokens; NULL when none known.'),
+  total_output_tokens: nullable('bigint', 'Sum of non-zero per-message output tokens; NULL when none known.'),
+  parent_session_id: nullable('text', 'Parent session for subagent sessions, when evidence links them.'),
+  view_digest: column('text', 'SHA-256 of canonical JSON v1 of the replacement-safe view (see docs).'),
+  message_identity_version: column('int', 'Message identity version; always 1.'),
+  extensions: nullable('json', 'Unknown or source-specific fields preserved as JSON.'),
+});
+
+export const messagesTable = defineTable('messages', 'One row per message of a session, in display order.', {
+  session_id: column('text', 'Owning session.'),
+  message_id: column('text', 'Stable message identity v1 (native bubble ID, `msg:<i>`, `store:v1:…`).'),
+  archive_key: column('text', 'Downstream key `cursor:<session_id>:<message_id>`.'),
+  ordinal: column('int', 'Zero-based display position within the session.'),
+  role: oneOf(['user', 'assistant'], 'Message role.'),
+  content: column('text', 'Full message text (never display-truncated); a placeholder when corrupted.'),
+  thinking: nullable('text', 'Reasoning text when the source stores it.'),
+  model: nullable('text', 'Model name when the source stores it.'),
+  timestamp: column('timestamp', 'Message time (UTC); see `timestamp_source` for how it was obtained.'),
+  timestamp_source: oneOf(MESSAGE_TIME_SOURCES, 'Provenance of `timestamp`; inferred values never chain.'),
+  parent_message_id: nullable('text', 'Resolved stable ID of the parent message, when known.'),
+  on_active_branch: column('bool', 'True when the message is on the selected conversation branch.'),
+  is_sidechain: column('bool', 'True for Store sidechain messages (kept off the active branch).'),
+  is_corrupted: column(
+    'bool',
+    'True when the source value was NULL or undecodable (content is a placeholder).',
+  ),
+  input_tokens: nullable('bigint', 'Input tokens when the source stores a non-zero count.'),
+  output_tokens: nullable('bigint', 'Output tokens when the source stores a non-zero count.'),
+  duration_ms: nullable('bigint', 'Generation duration in milliseconds when derivable.'),
+  origin: oneOf(MESSAGE_ORIGINS, 'Which representation(s) supplied the message.'),
+  identity_origin: oneOf(IDENTITY_ORIGINS, 'Which identity rule produced `message_id`.'),
+  extensions: nullable('json', 'Unknown or source-specific fields preserved as JSON.'),
+});
+
+export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, in message order.', {
+  session_id: column('text', 'Owning session.'),
+  message_id: column('text', 'Owning message.'),
+  tool_ordinal: column('int', 'Zero-based index of the call within its message (frozen Composer order).'),
+  archive_key: column('text', 'Downstream key `<message archive_key>:tc:<tool_ordinal>`.'),
+  tool_id: column('text', 'Native tool-call ID, else `tool:v1:<message_id>:<canonical-input-hash>:<n>`.'),
+  tool_id_origin: oneOf(['source-native', 'tool-v1'], 'Which rule produced `tool_id`.'),
+  name: column('text', 'Tool name as stored by the source.'),
+  status: column('text', 'Tool status (`completed`, `error`, `cancelled`, …).'),
+  params: nullable('json', 'Parsed parameters as JSON; `{"_raw": …}` when the source string is not JSON.'),
+  result: nullable('text', 'Full tool result as stored (JSON text when the source stored JSON).'),
+  error: nullable('text', 'Error text when the call failed.'),
+  files: column('json', 'JSON array of file paths the call touched.'),
+  user_decision: nullable('text', 'User decision (`accepted`, `rejected`, `pending`) when stored.'),
+  extensions: nullable('json', 'Unknown or source-specific fields preserved as JSON.'),
+});
+
+export const sourceInstancesTable = defineTable(
+  'source_instances',
+  'Every physical contributor considered for a session, with its state. Never a physical path.',
+  {
+    session_id: column('text', 'Owning session.'),
+    instance_ordinal: column('int', 'Zero-based deterministic position among the session instances.'),
+    source_role: oneOf(SOURCE_ROLES, 'Source family.'),
+    representation: oneOf(REPRESENTATIONS, 'Physical representation.'),
+    state: oneOf(INSTANCE_STATES, 'What happened to this contributor.'),
+    occurrence_ref: column('text', 'Opaque occurrence reference (a hash), never a path.'),
+    carrier: oneOf(CARRIERS, 'Where the data was read from: live default, custom path, backup, capture.'),
+    workspace_path: nullable('text', 'Normalized workspace path of this contributor, when known.'),
+    reason_code: nullable('text', 'Why the contributor was omitted, failed or superseded.'),
+  },
+);
+
+export const diagnosticsTable = defineTable('diagnostics', 'Problems recorded as data, per run.', {
+  run_id: column('text', 'Run that recorded the diagnostic.'),
+  seq: column('int', 'Zero-based order within the run.'),
+  code: column('text', 'Stable code, e.g. `SOURCE_LIMIT_EXCEEDED`.'),
+  severity: oneOf(['info', 'warning', 'error'], 'Severity.'),
+  message: column('text', 'Safe human-readable message (no content, no paths).'),
+  session_id: nullable('text', 'Session concerned, when one is.'),
+  source_ref: nullable('text', 'Opaque source reference, when one is.'),
+  details: column('json', 'Safe structured details.'),
+});
+
+export const CONTENT_TABLES = [sessionsTable, messagesTable, toolCallsTable, sourceInstancesTable] as const;
+export const ROW_TABLES = [...CONTENT_TABLES, diagnosticsTable] as const;
+
+export type SessionRow = RowOf<typeof sessionsTable.columns>;
+export type MessageRow = RowOf<typeof messagesTable.columns>;
+export type ToolCallRow = RowOf<typeof toolCallsTable.columns>;
+export type SourceInstanceRow = RowOf<typeof sourceInstancesTable.columns>;
+export type DiagnosticRow = RowOf<typeof diagnosticsTable.columns>;

@@ -1,0 +1,53 @@
+/**
+ * The CLI's output contract: success writes its JSON envelope (with `diagnostics`) or human text to
+ * stdout; a fatal error writes `{ "error": { code, message, details } }` (with --json) or one line
+ * to stderr, nothing to stdout, and exits with the error's category.
+ */
+import type { Diagnostic } from '../shared/diagnostic.js';
+import { type EtlError, toEtlError } from '../shared/errors.js';
+
+export interface Output {
+  json: boolean;
+  success(envelope: Record<string, unknown>, human: string, diagnostics?: readonly Diagnostic[]): void;
+  info(line: string): void;
+}
+
+function bigintSafe(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint'
+    ? Number.isSafeInteger(Number(value))
+      ? Number(value)
+      : value.toString()
+    : value;
+}
+
+export function stringifyJson(value: unknown, pretty = false): string {
+  return JSON.stringify(value, bigintSafe, pretty ? 2 : undefined);
+}
+
+export function createOutput(json: boolean): Output {
+  return {
+    json,
+    success(envelope, human, diagnostics = []) {
+      if (json) process.stdout.write(`${stringifyJson({ ...envelope, diagnostics })}\n`);
+      else if (human.length > 0) process.stdout.write(human.endsWith('\n') ? human : `${human}\n`);
+    },
+    info(line) {
+      if (!json) process.stderr.write(`${line}\n`);
+    },
+  };
+}
+
+export function reportFatal(error: unknown, json: boolean): number {
+  const etlError: EtlError = toEtlError(error);
+  if (json) {
+    process.stderr.write(`${stringifyJson({ error: etlError.toJSON() })}\n`);
+  } else {
+    process.stderr.write(`etl: error ${etlError.code}: ${etlError.message}\n`);
+    const remedy = etlError.details.remedy;
+    if (typeof remedy === 'string') process.stderr.write(`  ${remedy}\n`);
+  }
+  if (process.env.CURSOR_ETL_DEBUG === '1' && error instanceof Error && error.stack) {
+    process.stderr.write(`${error.stack}\n`);
+  }
+  return etlError.exitCode;
+}

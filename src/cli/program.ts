@@ -1,0 +1,132 @@
+/** The `etl` command line (commander): five commands, a global --json, the contract's exit codes. */
+import { Command, CommanderError, Option } from 'commander';
+import { UsageError } from '../shared/errors.js';
+import { queryCommand } from './commands/query.js';
+import { runCommand } from './commands/run.js';
+import { sourcesCommand } from './commands/sources.js';
+import { statusCommand } from './commands/status.js';
+import { verifyCommand } from './commands/verify.js';
+import { createOutput, reportFatal } from './output.js';
+import type { RunFlags } from './run-options.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function addSourceOptions(command: Command): Command {
+  return command
+    .option('--cursor-user-dir <dir>', 'Cursor `User` directory (replaces default discovery of both stacks)')
+    .option(
+      '--cursor-store-root <dir>',
+      'Cursor Store root, e.g. ~/.cursor (replaces default discovery of both stacks)',
+    )
+    .option('--workspace <path>', 'limit reads to one workspace (membership filter and payload I/O boundary)')
+    .option('--include-cross-workspace-sources', 'load off-scope contributors of already selected sessions')
+    .addOption(
+      new Option('--prefer <side>', 'merge orientation for merged sessions').choices(['composer', 'store']),
+    )
+    .option('--input <path>', 'explicit capture file or folder (repeatable)', collect)
+    .option('--backup <zip>', 'cursor-history backup archive to read (repeatable)', collect)
+    .option('--source-limit <field=value>', 'override one Source Read Limits v1 bound (repeatable)', collect)
+    .option('--config <file>', 'JSON config file with sources and target')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR (default: the embedded DuckDB file)')
+    .option('--json', 'machine-readable output');
+}
+
+export function buildProgram(
+  signal: AbortSignal,
+  setExit: (code: number) => void,
+  quietErrors: boolean,
+): Command {
+  const program = new Command('etl')
+    .description('Ingest Cursor AI-chat history into a DuckDB or Parquet archive warehouse.')
+    .option('--json', 'machine-readable output')
+    .showHelpAfterError(false)
+    // Subcommands inherit these settings; with --json, commander's own error text is suppressed.
+    .configureOutput({
+      writeErr: (text) => {
+        if (!quietErrors) process.stderr.write(text);
+      },
+    })
+    .exitOverride();
+  const json = (cmd: Command): boolean => Boolean(cmd.optsWithGlobals().json);
+  const guarded =
+    <A extends unknown[]>(work: (...args: A) => Promise<number>) =>
+    async (...args: A): Promise<void> => {
+      const cmd = args[args.length - 1] as Command;
+      try {
+        setExit(await work(...args));
+      } catch (error) {
+        setExit(reportFatal(error, json(cmd)));
+      }
+    };
+
+  addSourceOptions(
+    program.command('run').description('extract, transform and load Cursor history into the warehouse'),
+  )
+    .option('--since-last', 'incremental: skip sources unchanged since the last committed run')
+    .action(
+      guarded(async (_opts: RunFlags, cmd: Command) =>
+        runCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd)), signal),
+      ),
+    );
+  program
+    .command('status')
+    .description('last runs, counts and warehouse size')
+    .option('--target <target>', 'duckdb:PATH')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (_opts, cmd: Command) => statusCommand(cmd.optsWithGlobals(), createOutput(json(cmd)))),
+    );
+  addSourceOptions(
+    program.command('sources').description('what a run would read, counts per kind (no payload reads)'),
+  ).action(
+    guarded(async (_opts: RunFlags, cmd: Command) =>
+      sourcesCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd))),
+    ),
+  );
+  program
+    .command('query')
+    .description('read-only SQL over the warehouse')
+    .argument('<sql>', 'SQL to run')
+    .option('--target <target>', 'duckdb:PATH')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (sql: string, _opts, cmd: Command) =>
+        queryCommand(sql, cmd.optsWithGlobals(), createOutput(json(cmd))),
+      ),
+    );
+  program
+    .command('verify')
+    .description('recompute digests and check the warehouse; exit 5 on any mismatch')
+    .option('--target <target>', 'duckdb:PATH')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (_opts, cmd: Command) => verifyCommand(cmd.optsWithGlobals(), createOutput(json(cmd)))),
+    );
+  return program;
+}
+
+/** Parses argv and runs; returns the process exit code. */
+export async function main(argv: readonly string[], signal: AbortSignal): Promise<number> {
+  let exitCode = 0;
+  const wantsJson = argv.includes('--json');
+  const program = buildProgram(
+    signal,
+    (code) => {
+      exitCode = code;
+    },
+    wantsJson,
+  );
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0;
+      return reportFatal(
+        new UsageError('USAGE_ERROR', error.message.replace(/^error: /, ''), { reason: error.code }),
+        wantsJson,
+      );
+    }
+    return reportFatal(error, wantsJson);
+  }
+  return exitCode;
+}

@@ -1,0 +1,64 @@
+/** Turns CLI flags and the config file into validated pipeline options, before any source I/O. */
+import { resolve } from 'node:path';
+import { resolveReadLimits } from '../extract/limits/read-limits.js';
+import { parseSourceLimitOptions } from '../extract/limits/source-limit-option.js';
+import type { SourceRoots } from '../extract/source-adapter.js';
+import type { RunOptions } from '../sync/run-pipeline.js';
+import { loadConfigFile } from './config-file.js';
+import { defaultCursorStoreRoot, defaultCursorUserDir } from './default-paths.js';
+import { parseTargetSpec, type TargetSpec } from './target-spec.js';
+
+export interface RunFlags {
+  cursorUserDir?: string;
+  cursorStoreRoot?: string;
+  target?: string;
+  sinceLast?: boolean;
+  workspace?: string;
+  includeCrossWorkspaceSources?: boolean;
+  prefer?: 'composer' | 'store';
+  input?: string[];
+  backup?: string[];
+  sourceLimit?: string[];
+  config?: string;
+}
+
+export interface ResolvedRun {
+  options: RunOptions;
+  target: TargetSpec;
+  workspace: string | null;
+}
+
+export function resolveRunFlags(flags: RunFlags): ResolvedRun {
+  const config = loadConfigFile(flags.config);
+  // CLI limits are validated as a whole map over the config ones; a CLI field overrides its config value.
+  const limits = resolveReadLimits({
+    ...(config.sourceLimits ?? {}),
+    ...parseSourceLimitOptions(flags.sourceLimit ?? []),
+  });
+  const userDir = flags.cursorUserDir ?? config.cursorUserDir;
+  const storeRoot = flags.cursorStoreRoot ?? config.cursorStoreRoot;
+  const custom = userDir !== undefined || storeRoot !== undefined;
+  const roots: SourceRoots = {
+    cursorUserDir: custom ? (userDir === undefined ? null : resolve(userDir)) : defaultCursorUserDir(),
+    cursorStoreRoot: custom
+      ? storeRoot === undefined
+        ? null
+        : resolve(storeRoot)
+      : defaultCursorStoreRoot(),
+    inputs: [...(config.inputs ?? []), ...(flags.input ?? [])].map((p) => resolve(p)),
+    backups: [...(config.backups ?? []), ...(flags.backup ?? [])].map((p) => resolve(p)),
+    carrier: custom ? 'custom' : 'live',
+  };
+  return {
+    options: {
+      roots,
+      limits,
+      sinceLast: flags.sinceLast ?? false,
+      preferredSource: flags.prefer ?? config.prefer ?? 'composer',
+      includeCrossWorkspaceSources:
+        flags.includeCrossWorkspaceSources ?? config.includeCrossWorkspaceSources ?? false,
+    },
+    target: parseTargetSpec(flags.target ?? config.target),
+    workspace: flags.workspace ?? config.workspace ?? null,
+  };
+}

@@ -1,0 +1,29 @@
+/** What the Composer extractor hands to the transform stage for one session occurrence. */
+import type { Contribution } from '../source-adapter.js';
+
+/** One `bubbleId:<composerId>:<bubbleId>` row, in rowid order. */
+export interface RawBubble {
+  rowid: number;
+  /** The last `:`-segment of the row key (the bubble ID the key names). */
+  keyBubbleId: string;
+  /** Parsed JSON value; null when the value was SQL NULL, undecodable or not JSON. */
+  value: Record<string, unknown> | null;
+  /** Why `value` is null, when it is. */
+  corruption:
+    | 'null-value'
+    | 'invalid-json'
+    | 'invalid-encoding'
+    | 'not-an-object'
+    | 'changed-during-read'
+    | null;
+}
+
+export interface ComposerGlobalData {
+  /** Parsed `composerData:<id>` document, or null when absent, NULL or invalid. */
+  composerData: Record<string, unknown> | null;
+  bubbles: RawBubble[];
+  /** True when a read limit or encoding failure cut the read short. */
+  truncated: boolean;
+}
+
+export type ComposerGlobalContribution = Contribution<'composer-global', ComposerGlobalData>;

@@ -1,0 +1,69 @@
+/**
+ * Catalogs the sessions of a global `state.vscdb` without reading payloads: a skip-scan over the
+ * `bubbleId:` key index finds each composer ID with at least one bubble in O(sessions) index
+ * seeks, and a per-session fingerprint (row count, max rowid, summed value lengths) detects change.
+ */
+
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { HydrationBudget } from '../sqlite/keyset-pager.js';
+import { prefixUpperBound } from '../sqlite/keyset-pager.js';
+import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+
+export const BUBBLE_PREFIX = 'bubbleId:';
+export const COMPOSER_DATA_PREFIX = 'composerData:';
+
+export interface GlobalCatalogEntry {
+  composerId: string;
+  sessionFingerprint: string;
+}
+
+export function* scanGlobalSessions(
+  db: Database.Database,
+  budget: HydrationBudget,
+): Generator<GlobalCatalogEntry> {
+  const next = db.prepare(
+    `SELECT CAST(key AS BLOB) AS k FROM cursorDiskKV
+      WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, 9) = CAST('bubbleId:' AS BLOB)
+      ORDER BY key LIMIT 1`,
+  );
+  const stats = db.prepare(
+    `SELECT count(*) AS n, max(rowid) AS maxRow, total(octet_length(value)) AS bytes, total(rowid) AS rowSum
+       FROM cursorDiskKV WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)`,
+  );
+  const composerRow = db.prepare(
+    `SELECT rowid AS rid, octet_length(value) AS len FROM cursorDiskKV
+      WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+  );
+  const end = prefixUpperBound(BUBBLE_PREFIX);
+  let from = BUBBLE_PREFIX;
+  for (;;) {
+    const row = next.get(from, end) as { k: Buffer } | undefined;
+    if (!row) return;
+    budget.chargeRows(1);
+    const key = decodeStrictUtf8(row.k, 'sqlite', false);
+    const rest = key.slice(BUBBLE_PREFIX.length);
+    const colon = rest.indexOf(':');
+    if (colon <= 0) {
+      // `bubbleId:<x>` without a bubble segment (or an empty composer ID): not a session key.
+      from = `${key}\u0000`;
+      continue;
+    }
+    const composerId = rest.slice(0, colon);
+    const prefix = `${BUBBLE_PREFIX}${composerId}:`;
+    const upper = prefixUpperBound(prefix);
+    const s = stats.get(prefix, upper, Buffer.byteLength(prefix), prefix) as {
+      n: number;
+      maxRow: number;
+      bytes: number;
+      rowSum: number;
+    };
+    const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
+    const doc = composerRow.get(dataKey, dataKey) as { rid: number; len: number | null } | undefined;
+    const sessionFingerprint = createHash('sha256')
+      .update(JSON.stringify([s.n, s.maxRow, s.bytes, s.rowSum, doc?.rid ?? null, doc?.len ?? null]))
+      .digest('hex');
+    yield { composerId, sessionFingerprint };
+    from = upper;
+  }
+}

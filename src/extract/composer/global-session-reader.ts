@@ -1,0 +1,103 @@
+/**
+ * Hydrates one Composer session from the global DB: `composerData:<id>` plus every
+ * `bubbleId:<id>:` row in ascending rowid order (orphans included). NULL, undecodable or non-JSON
+ * bubbles are kept as corrupted entries; a limit breach stops the read and marks it truncated.
+ */
+import type Database from 'better-sqlite3';
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
+import type { ReadLimits } from '../limits/read-limits.js';
+import type { ReadCounters } from '../read-counters.js';
+import { HydrationBudget, type KeyRowMeta, KeysetPager } from '../sqlite/keyset-pager.js';
+import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
+import type { ComposerGlobalData, RawBubble } from './composer-contribution.js';
+import { BUBBLE_PREFIX, COMPOSER_DATA_PREFIX } from './global-catalog.js';
+
+type Decoded =
+  | { value: Record<string, unknown>; corruption: null }
+  | { value: null; corruption: NonNullable<RawBubble['corruption']> };
+
+function decodeJsonObject(bytes: Buffer | null | 'changed'): Decoded {
+  if (bytes === 'changed') return { value: null, corruption: 'changed-during-read' };
+  if (bytes === null) return { value: null, corruption: 'null-value' };
+  let text: string;
+  try {
+    text = decodeStrictUtf8(bytes, 'sqlite');
+  } catch (error) {
+    if (error instanceof SourceEncodingInvalid) return { value: null, corruption: 'invalid-encoding' };
+    throw error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { value: null, corruption: 'invalid-json' };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { value: null, corruption: 'not-an-object' };
+  }
+  return { value: parsed as Record<string, unknown>, corruption: null };
+}
+
+export function readGlobalSession(
+  db: Database.Database,
+  composerId: string,
+  limits: ReadLimits,
+  counters: ReadCounters,
+  scope: { sessionId: string; sourceRef: string },
+): { data: ComposerGlobalData; diagnostics: Diagnostic[] } {
+  const pager = new KeysetPager(db, 'cursorDiskKV', limits, counters);
+  const budget = new HydrationBudget(limits);
+  const diagnostics: Diagnostic[] = [];
+  const data: ComposerGlobalData = { composerData: null, bubbles: [], truncated: false };
+  try {
+    const docMeta = pager.exact(`${COMPOSER_DATA_PREFIX}${composerId}`, budget);
+    if (docMeta) {
+      const doc = decodeJsonObject(pager.fetch(docMeta, budget));
+      data.composerData = doc.value;
+      if (doc.corruption !== null) {
+        diagnostics.push(
+          diagnostic(
+            'COMPOSER_DATA_UNREADABLE',
+            'Session metadata is unreadable; messages are kept',
+            { reason: doc.corruption },
+            scope,
+          ),
+        );
+      }
+    }
+    const prefix = `${BUBBLE_PREFIX}${composerId}:`;
+    for (const page of pager.pages(prefix, budget)) {
+      for (const meta of page)
+        data.bubbles.push(toBubble(meta, prefix, decodeJsonObject(pager.fetch(meta, budget))));
+    }
+  } catch (error) {
+    if (error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid) {
+      data.truncated = true;
+      diagnostics.push(error.asDiagnostic(scope));
+    } else {
+      throw error;
+    }
+  }
+  const corrupted = data.bubbles.filter((bubble) => bubble.corruption !== null).length;
+  if (corrupted > 0) {
+    diagnostics.push(
+      diagnostic(
+        'COMPOSER_BUBBLE_CORRUPTED',
+        'Some messages could not be decoded and are kept as placeholders',
+        { count: corrupted },
+        scope,
+      ),
+    );
+  }
+  return { data, diagnostics };
+}
+
+function toBubble(meta: KeyRowMeta, prefix: string, decoded: Decoded): RawBubble {
+  return {
+    rowid: meta.rowid,
+    keyBubbleId: meta.key.slice(prefix.length),
+    value: decoded.value,
+    corruption: decoded.corruption,
+  };
+}

@@ -1,0 +1,37 @@
+/** Opaque references and change evidence for physical sources; paths never leave extract. */
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import type { SourceFingerprint, SourceKind } from '../source-adapter.js';
+
+function shortHash(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);
+}
+
+export function sourceKeyFor(kind: SourceKind, locator: string): string {
+  return `src:${shortHash(kind, locator)}`;
+}
+
+export function occurrenceRefFor(sourceKey: string, inSourceLocator: string): string {
+  return `occ:${shortHash(sourceKey, inSourceLocator)}`;
+}
+
+/** Stat-based fingerprint; `sidecarSuffixes` (e.g. `-wal`) are included because they change too. */
+export function fingerprintFile(path: string, sidecarSuffixes: readonly string[] = []): SourceFingerprint {
+  const stat = statSync(path);
+  const fingerprint: SourceFingerprint = {
+    dev: stat.dev,
+    ino: stat.ino,
+    size: stat.size,
+    mtimeMs: Math.trunc(stat.mtimeMs),
+  };
+  if (sidecarSuffixes.length > 0) {
+    fingerprint.sidecars = {};
+    for (const suffix of sidecarSuffixes) {
+      const side = statSync(path + suffix, { throwIfNoEntry: false });
+      fingerprint.sidecars[suffix] = side
+        ? { size: side.size, mtimeMs: Math.trunc(side.mtimeMs), ino: side.ino }
+        : null;
+    }
+  }
+  return fingerprint;
+}

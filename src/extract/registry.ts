@@ -1,0 +1,7 @@
+/** Every source adapter a run uses. A new source slots in here and nowhere else in the pipeline. */
+import { ComposerAdapter } from './composer/composer-adapter.js';
+import type { SourceAdapter } from './source-adapter.js';
+
+export function createAdapters(): SourceAdapter[] {
+  return [new ComposerAdapter()];
+}

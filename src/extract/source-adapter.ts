@@ -1,0 +1,103 @@
+/**
+ * The extract stage's contract. A source adapter discovers physical sources (no payload reads),
+ * catalogs the session occurrences each one holds (metadata only), and hydrates one occurrence at a
+ * time into a typed contribution for the transform stage. Physical locators never leave extract.
+ */
+import type { Diagnostic } from '../shared/diagnostic.js';
+import type { PrivateTempDir } from './fs/private-temp-dir.js';
+import type { ReadLimits } from './limits/read-limits.js';
+import type { ReadCounters } from './read-counters.js';
+import type { WorkspaceScope } from './workspace-scope.js';
+
+export type Carrier = 'live' | 'custom' | 'backup' | 'capture';
+
+export type SourceKind =
+  | 'composer-global-db'
+  | 'composer-workspace-db'
+  | 'store-session-dir'
+  | 'store-transcript'
+  | 'capture-file'
+  | 'backup-archive';
+
+export type Representation =
+  | 'composer-global'
+  | 'composer-workspace'
+  | 'store-db'
+  | 'store-transcript'
+  | 'store-metadata'
+  | 'cli-stream'
+  | 'cloud-capture'
+  | 'markdown-export';
+
+/** Cheap change evidence for a physical source; compared by the sync ledger. */
+export interface SourceFingerprint {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  /** Sidecars that change with the source (SQLite `-wal`), same fields, or null when absent. */
+  sidecars?: Record<string, { size: number; mtimeMs: number; ino: number } | null>;
+  /** Optional content or prefix hash where it is cheap. */
+  contentHash?: string;
+}
+
+export interface DiscoveredSource {
+  /** Opaque, stable key: a hash of kind + physical location. Safe to store and show. */
+  sourceKey: string;
+  kind: SourceKind;
+  carrier: Carrier;
+  /** Private physical location; never written to rows, diagnostics or output. */
+  locator: string;
+  fingerprint: SourceFingerprint;
+}
+
+export interface SessionOccurrence {
+  sessionId: string;
+  sourceKey: string;
+  representation: Representation;
+  carrier: Carrier;
+  /** Opaque, deterministic reference to this occurrence (hash of source key + in-source locator). */
+  occurrenceRef: string;
+  /** Normalized workspace membership of this occurrence, when known. */
+  workspacePath: string | null;
+  /** Cheap per-session change evidence inside a source (no payload read), when available. */
+  sessionFingerprint?: string;
+  /** Adapter-private data needed to hydrate this occurrence (never leaves extract). */
+  handle: unknown;
+}
+
+export interface ReadContext {
+  limits: ReadLimits;
+  temp: PrivateTempDir;
+  counters: ReadCounters;
+  scope: WorkspaceScope | null;
+  includeCrossWorkspaceSources: boolean;
+  signal: AbortSignal;
+}
+
+export interface SourceRoots {
+  /** Cursor `User` directory, or null when not read in this run. */
+  cursorUserDir: string | null;
+  /** Store root (`~/.cursor`), or null when not read in this run. */
+  cursorStoreRoot: string | null;
+  inputs: readonly string[];
+  backups: readonly string[];
+  carrier: Carrier;
+}
+
+/** What hydrating one occurrence yields; `kind` selects the transform that consumes it. */
+export interface Contribution<K extends string = string, D = unknown> {
+  kind: K;
+  occurrence: SessionOccurrence;
+  data: D;
+  diagnostics: Diagnostic[];
+}
+
+export interface SourceAdapter {
+  readonly name: string;
+  discover(roots: SourceRoots, ctx: ReadContext): Promise<DiscoveredSource[]>;
+  catalog(source: DiscoveredSource, ctx: ReadContext): AsyncIterable<SessionOccurrence>;
+  hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution>;
+  /** Releases snapshots and handles held for the run. */
+  close(): void;
+}

@@ -1,0 +1,71 @@
+/**
+ * A consistent, read-only view of a SQLite file that never blocks or modifies its writer. A live
+ * WAL database is read inside one read transaction (WAL readers never block writers); any other
+ * journal mode is first copied with the online backup API into the private temp dir.
+ */
+import Database from 'better-sqlite3';
+import { IoError } from '../../shared/errors.js';
+import type { PrivateTempDir } from '../fs/private-temp-dir.js';
+
+export type SnapshotMethod = 'wal-read-transaction' | 'online-backup';
+
+export interface SqliteSnapshot {
+  readonly db: Database.Database;
+  readonly method: SnapshotMethod;
+  close(): void;
+}
+
+function unreadable(sourceKind: string, reason: string): IoError {
+  return new IoError('SOURCE_UNREADABLE', `A ${sourceKind} database could not be opened`, {
+    sourceKind,
+    reason,
+  });
+}
+
+function errorReason(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : 'open-failed';
+}
+
+export async function openSqliteSnapshot(
+  path: string,
+  temp: PrivateTempDir,
+  sourceKind: string,
+): Promise<SqliteSnapshot> {
+  let source: Database.Database;
+  try {
+    source = new Database(path, { readonly: true, fileMustExist: true });
+    source.pragma('query_only = ON');
+  } catch (error) {
+    throw unreadable(sourceKind, errorReason(error));
+  }
+  try {
+    const mode = String(source.pragma('journal_mode', { simple: true })).toLowerCase();
+    if (mode === 'wal') {
+      source.exec('BEGIN');
+      // Touch the schema so the read transaction pins one WAL snapshot from here on.
+      source.prepare('SELECT count(*) FROM sqlite_master').get();
+      return {
+        db: source,
+        method: 'wal-read-transaction',
+        close: () => {
+          if (source.inTransaction) source.exec('COMMIT');
+          source.close();
+        },
+      };
+    }
+    const copyPath = temp.file('snapshot.sqlite');
+    await source.backup(copyPath);
+    source.close();
+    const copy = new Database(copyPath, { readonly: true, fileMustExist: true });
+    return { db: copy, method: 'online-backup', close: () => copy.close() };
+  } catch (error) {
+    if (source.open) source.close();
+    if (error instanceof IoError) throw error;
+    throw unreadable(sourceKind, errorReason(error));
+  }
+}
+
+export function hasTable(db: Database.Database, table: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+}

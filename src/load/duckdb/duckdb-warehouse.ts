@@ -1,0 +1,128 @@
+/**
+ * Opening the DuckDB warehouse file: owner-only permissions, schema creation, a version stamp that
+ * fails closed when newer than this build, and lock contention reported as a retryable error.
+ */
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
+import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
+import { createTableSql } from '../../../schemas/table-definition.js';
+import { ROW_TABLES } from '../../../schemas/tables.js';
+import { IntegrityError, IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js';
+
+export const WAREHOUSE_SCHEMA_VERSION = 1;
+
+export interface OpenedWarehouse {
+  instance: DuckDBInstance;
+  connection: DuckDBConnection;
+  close(): void;
+}
+
+function mapOpenError(error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/lock/i.test(message)) {
+    const pid = /PID (\d+)/.exec(message)?.[1];
+    return new RetryableIoError(
+      'WAREHOUSE_BUSY',
+      'The warehouse file is held by another process; retry when it is released',
+      {
+        holderPid: pid === undefined ? null : Number(pid),
+        remedy: 'Close the other program holding the DuckDB file (e.g. a SQL GUI) or wait, then retry.',
+      },
+    );
+  }
+  return new IoError('WAREHOUSE_UNREADABLE', 'The warehouse file could not be opened', {
+    reason: 'open-failed',
+  });
+}
+
+export async function openWarehouse(path: string, mode: 'write' | 'read'): Promise<OpenedWarehouse> {
+  if (mode === 'read' && !existsSync(path)) {
+    throw new NotFoundError(
+      'WAREHOUSE_NOT_FOUND',
+      'No warehouse exists at the target; run `etl run` first',
+      {},
+    );
+  }
+  if (mode === 'write') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  let instance: DuckDBInstance;
+  // A private umask makes DuckDB create the file and its WAL owner-only from the first byte.
+  const previousUmask = process.umask(0o077);
+  try {
+    instance = await DuckDBInstance.create(path, mode === 'read' ? { access_mode: 'READ_ONLY' } : {});
+  } catch (error) {
+    throw mapOpenError(error);
+  } finally {
+    process.umask(previousUmask);
+  }
+  const connection = await instance.connect();
+  const opened = {
+    instance,
+    connection,
+    close: () => {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+  try {
+    if (mode === 'write') {
+      chmodSync(path, 0o600);
+      await ensureSchema(connection);
+    } else {
+      await checkVersion(connection);
+    }
+  } catch (error) {
+    opened.close();
+    throw error;
+  }
+  return opened;
+}
+
+async function storedVersion(connection: DuckDBConnection): Promise<number | null> {
+  const exists = await connection.runAndReadAll(
+    "SELECT 1 FROM information_schema.tables WHERE table_name = 'etl_meta' AND table_schema = 'main'",
+  );
+  if (exists.currentRowCount === 0) return null;
+  const rows = await connection.runAndReadAll("SELECT value FROM etl_meta WHERE key = 'schema_version'");
+  const value = rows.getRowObjects()[0]?.value;
+  return value === undefined ? null : Number(value);
+}
+
+async function checkVersion(connection: DuckDBConnection): Promise<void> {
+  const version = await storedVersion(connection);
+  if (version !== null && version > WAREHOUSE_SCHEMA_VERSION) {
+    throw new IntegrityError(
+      'WAREHOUSE_VERSION_NEWER',
+      'The warehouse was written by a newer cursor-etl; refusing to touch it',
+      {
+        warehouseVersion: version,
+        supportedVersion: WAREHOUSE_SCHEMA_VERSION,
+        remedy: 'Upgrade cursor-etl.',
+      },
+    );
+  }
+}
+
+async function ensureSchema(connection: DuckDBConnection): Promise<void> {
+  await checkVersion(connection);
+  const tables = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as TableDefinition<
+    Record<string, ColumnSpec>
+  >[];
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    await connection.run(
+      'CREATE TABLE IF NOT EXISTS etl_meta (key VARCHAR NOT NULL, value VARCHAR NOT NULL)',
+    );
+    for (const table of tables) await connection.run(createTableSql(table));
+    if ((await storedVersion(connection)) === null) {
+      await connection.run("INSERT INTO etl_meta VALUES ('schema_version', $1)", [
+        String(WAREHOUSE_SCHEMA_VERSION),
+      ]);
+    }
+    await connection.run('COMMIT');
+  } catch (error) {
+    await connection.run('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Groups catalogued occurrences by byte-exact session ID (case variants stay separate) in a
+ * deterministic code-point order, so identity and load order never depend on discovery order.
+ */
+import type { SessionOccurrence, SourceAdapter } from '../extract/source-adapter.js';
+
+export interface SessionGroup {
+  sessionId: string;
+  members: { adapter: SourceAdapter; occurrence: SessionOccurrence }[];
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function groupOccurrences(
+  entries: readonly { adapter: SourceAdapter; occurrence: SessionOccurrence }[],
+): SessionGroup[] {
+  const groups = new Map<string, SessionGroup>();
+  for (const entry of entries) {
+    const id = entry.occurrence.sessionId;
+    let group = groups.get(id);
+    if (!group) {
+      group = { sessionId: id, members: [] };
+      groups.set(id, group);
+    }
+    group.members.push(entry);
+  }
+  for (const group of groups.values()) {
+    group.members.sort((a, b) => byCodePoint(a.occurrence.occurrenceRef, b.occurrence.occurrenceRef));
+  }
+  // JS string comparison is UTF-16 order; sort by a code-point-safe key instead.
+  return [...groups.values()].sort((a, b) =>
+    byCodePoint(codePointKey(a.sessionId), codePointKey(b.sessionId)),
+  );
+}
+
+function codePointKey(id: string): string {
+  return Array.from(id, (ch) => ch.codePointAt(0)!.toString(16).padStart(6, '0')).join('');
+}

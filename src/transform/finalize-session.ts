@@ -1,0 +1,127 @@
+/** Turns a resolved SessionView into warehouse rows: times, keys, JSON columns and the digest. */
+import type { MessageRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
+import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from './archive-keys.js';
+import { canonicalJson } from './canonical-json.js';
+import type { NormalizedSession } from './normalized-session.js';
+import { deriveSessionTimes, resolveMessageTimes } from './session-times.js';
+import type { SessionView } from './session-view.js';
+import { computeViewDigest } from './view-digest.js';
+
+function jsonOrNull(value: unknown): string | null {
+  return value === undefined || value === null ? null : canonicalJson(value);
+}
+
+function sumOrNull(values: (number | null)[]): number | null {
+  let total: number | null = null;
+  for (const value of values) if (value !== null && value !== 0) total = (total ?? 0) + value;
+  return total;
+}
+
+export function finalizeSession(view: SessionView): NormalizedSession {
+  const { createdAt, updatedAt } = deriveSessionTimes(view.messages, view.createdAt, view.updatedAt);
+  const times = resolveMessageTimes(view.messages, createdAt);
+  const messages: MessageRow[] = [];
+  const toolCalls: ToolCallRow[] = [];
+  view.messages.forEach((message, ordinal) => {
+    const key = messageArchiveKey(view.sessionId, message.messageId);
+    const time = times[ordinal]!;
+    messages.push({
+      session_id: view.sessionId,
+      message_id: message.messageId,
+      archive_key: key,
+      ordinal,
+      role: message.role,
+      content: message.content,
+      thinking: message.thinking,
+      model: message.model,
+      timestamp: time.ms,
+      timestamp_source: time.source,
+      parent_message_id: message.parentMessageId,
+      on_active_branch: message.onActiveBranch,
+      is_sidechain: message.isSidechain,
+      is_corrupted: message.isCorrupted,
+      input_tokens: message.inputTokens,
+      output_tokens: message.outputTokens,
+      duration_ms: message.durationMs,
+      origin: message.origin,
+      identity_origin: message.identityOrigin,
+      extensions: jsonOrNull(message.extensions),
+    });
+    message.toolCalls.forEach((call, toolOrdinal) => {
+      toolCalls.push({
+        session_id: view.sessionId,
+        message_id: message.messageId,
+        tool_ordinal: toolOrdinal,
+        archive_key: toolArchiveKey(key, toolOrdinal),
+        tool_id: call.toolId,
+        tool_id_origin: call.toolIdOrigin,
+        name: call.name,
+        status: call.status,
+        params: jsonOrNull(call.params),
+        result: call.result,
+        error: call.error,
+        files: canonicalJson(call.files),
+        user_decision: call.userDecision,
+        extensions: jsonOrNull(call.extensions),
+      });
+    });
+  });
+  const sourceInstances: SourceInstanceRow[] = [...view.instances]
+    .sort((a, b) =>
+      a.representation === b.representation
+        ? a.occurrenceRef < b.occurrenceRef
+          ? -1
+          : a.occurrenceRef > b.occurrenceRef
+            ? 1
+            : 0
+        : a.representation < b.representation
+          ? -1
+          : 1,
+    )
+    .map((instance, index) => ({
+      session_id: view.sessionId,
+      instance_ordinal: index,
+      source_role: instance.sourceRole,
+      representation: instance.representation,
+      state: instance.state,
+      occurrence_ref: instance.occurrenceRef,
+      carrier: instance.carrier,
+      workspace_path: instance.workspacePath,
+      reason_code: instance.reasonCode,
+    }));
+  const session = {
+    session_id: view.sessionId,
+    archive_key: sessionArchiveKey(view.sessionId),
+    title: view.title,
+    workspace_path: view.workspacePath,
+    resolved_source: view.resolvedSource,
+    preferred_source: view.preferredSource,
+    fidelity: view.fidelity,
+    source: view.fidelity === 'complete' ? ('global' as const) : ('workspace-fallback' as const),
+    resolution_state: view.resolutionState,
+    reason_codes: canonicalJson([...view.reasonCodes].sort()),
+    created_at: createdAt.ms,
+    created_at_source: createdAt.source,
+    updated_at: updatedAt.ms,
+    updated_at_source: updatedAt.source,
+    message_count: messages.length,
+    tool_call_count: toolCalls.length,
+    transcript_state: view.transcriptState,
+    context_tokens_used: view.contextTokensUsed,
+    context_token_limit: view.contextTokenLimit,
+    total_input_tokens: sumOrNull(view.messages.map((m) => m.inputTokens)),
+    total_output_tokens: sumOrNull(view.messages.map((m) => m.outputTokens)),
+    parent_session_id: view.parentSessionId,
+    message_identity_version: 1,
+    extensions: jsonOrNull(view.extensions),
+  };
+  const view_digest = computeViewDigest({ session, messages, toolCalls, sourceInstances });
+  return {
+    session: { ...session, view_digest },
+    messages,
+    toolCalls,
+    sourceInstances,
+    diagnostics: view.diagnostics,
+    sourceKeys: [...new Set(view.sourceKeys)].sort(),
+  };
+}

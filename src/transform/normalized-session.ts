@@ -1,0 +1,13 @@
+/** The transform stage's output and the load stage's input: all rows of one session. */
+import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
+import type { Diagnostic } from '../shared/diagnostic.js';
+
+export interface NormalizedSession {
+  session: SessionRow;
+  messages: MessageRow[];
+  toolCalls: ToolCallRow[];
+  sourceInstances: SourceInstanceRow[];
+  diagnostics: Diagnostic[];
+  /** Source keys this session's view depends on (sync ledger). */
+  sourceKeys: string[];
+}

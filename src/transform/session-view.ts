@@ -1,0 +1,107 @@
+/**
+ * The resolved, representation-independent view of one logical session, before finalization into
+ * warehouse rows. Representation transforms (Composer, Store, captures) and the resolver (replicas,
+ * merge) produce it; `finalize-session` turns it into rows with timestamps, keys and the digest.
+ */
+import type {
+  IDENTITY_ORIGINS,
+  INSTANCE_STATES,
+  MESSAGE_ORIGINS,
+  MESSAGE_TIME_SOURCES,
+  RESOLVED_SOURCES,
+  SESSION_TIME_SOURCES,
+} from '../../schemas/tables.js';
+import type { Carrier, Representation } from '../extract/source-adapter.js';
+import type { Diagnostic } from '../shared/diagnostic.js';
+
+export type ResolvedSource = (typeof RESOLVED_SOURCES)[number];
+export type IdentityOrigin = (typeof IDENTITY_ORIGINS)[number];
+export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
+export type MessageTimeSource = (typeof MESSAGE_TIME_SOURCES)[number];
+export type SessionTimeSource = (typeof SESSION_TIME_SOURCES)[number];
+export type InstanceState = (typeof INSTANCE_STATES)[number];
+
+export interface ViewToolCall {
+  /** Final tool identity (native or `tool:v1:…`). */
+  toolId: string;
+  toolIdOrigin: 'source-native' | 'tool-v1';
+  name: string;
+  status: string;
+  params: unknown;
+  result: string | null;
+  error: string | null;
+  files: string[];
+  userDecision: string | null;
+  extensions: Record<string, unknown> | null;
+}
+
+/** A message time as the source stored it; inference happens once, in finalization. */
+export type DirectTime =
+  | {
+      kind: 'direct';
+      ms: number;
+      source: 'composer-created-at' | 'composer-timing' | 'store-turn-timing' | 'capture-event';
+    }
+  /** A legacy non-null time whose origin cannot be proved: kept as `unknown`, never used to infer. */
+  | { kind: 'unproven'; ms: number }
+  /** No time: inferred from neighbours when `inferable`, else the session fallback. */
+  | { kind: 'missing'; inferable: boolean };
+
+export interface ViewMessage {
+  messageId: string;
+  identityOrigin: IdentityOrigin;
+  role: 'user' | 'assistant';
+  content: string;
+  thinking: string | null;
+  model: string | null;
+  time: DirectTime;
+  parentMessageId: string | null;
+  onActiveBranch: boolean;
+  isSidechain: boolean;
+  isCorrupted: boolean;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  durationMs: number | null;
+  origin: MessageOrigin;
+  toolCalls: ViewToolCall[];
+  extensions: Record<string, unknown> | null;
+}
+
+export interface ViewSourceInstance {
+  sourceRole: 'composer' | 'store' | 'cli' | 'cloud' | 'markdown';
+  representation: Representation;
+  state: InstanceState;
+  occurrenceRef: string;
+  carrier: Carrier;
+  workspacePath: string | null;
+  reasonCode: string | null;
+}
+
+export interface SessionTime {
+  ms: number;
+  source: SessionTimeSource;
+}
+
+export interface SessionView {
+  sessionId: string;
+  title: string | null;
+  workspacePath: string | null;
+  resolvedSource: ResolvedSource;
+  preferredSource: 'composer' | 'store' | null;
+  fidelity: 'complete' | 'partial';
+  resolutionState: 'complete' | 'partial' | 'ambiguous';
+  reasonCodes: string[];
+  /** Session times from source metadata, or null to derive them from direct message times. */
+  createdAt: SessionTime | null;
+  updatedAt: SessionTime | null;
+  transcriptState: string | null;
+  contextTokensUsed: number | null;
+  contextTokenLimit: number | null;
+  parentSessionId: string | null;
+  messages: ViewMessage[];
+  instances: ViewSourceInstance[];
+  diagnostics: Diagnostic[];
+  /** Source keys whose data this view depends on (for the sync ledger). */
+  sourceKeys: string[];
+  extensions: Record<string, unknown> | null;
+}

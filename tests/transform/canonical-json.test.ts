@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalHash, canonicalJson } from '../../src/transform/canonical-json.js';
+
+describe('canonical JSON v1', () => {
+  it('matches the contract test vector (keys by code point, undefined omitted, undefined array items as null)', () => {
+    const value = { z: 1, nested: { b: true, a: 'é', omitted: undefined }, array: [1, undefined, 3], a: 2 };
+    expect(canonicalJson(value)).toBe('{"a":2,"array":[1,null,3],"nested":{"a":"é","b":true},"z":1}');
+    expect(canonicalHash(value)).toBe('275c76c3cb77d8c33b369b35a6d3685656effe2b6629235ccbfcfbcdfd4e88d5');
+  });
+
+  it('orders keys by Unicode code point, not UTF-16 units: "\\uE000" before "😀"', () => {
+    expect(canonicalJson({ '😀': 2, '\uE000': 1 })).toBe('{"\uE000":1,"😀":2}');
+  });
+
+  it.each([
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['bigint', 1n],
+    ['a Date', new Date(0)],
+    ['a Map', new Map()],
+    ['a function', () => 1],
+  ])('rejects %s', (_label, value) => {
+    expect(() => canonicalJson({ value })).toThrow(/cannot be canonicalized/);
+  });
+
+  it('rejects cycles but accepts shared non-cyclic references', () => {
+    const shared = { a: 1 };
+    expect(canonicalJson({ x: shared, y: shared })).toBe('{"x":{"a":1},"y":{"a":1}}');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => canonicalJson(cyclic)).toThrow(/cycle/);
+  });
+
+  it('accepts null-prototype objects and writes no whitespace', () => {
+    const bare = Object.create(null) as Record<string, unknown>;
+    bare.b = [1, 'two'];
+    bare.a = null;
+    expect(canonicalJson(bare)).toBe('{"a":null,"b":[1,"two"]}');
+  });
+});
