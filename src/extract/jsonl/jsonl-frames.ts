@@ -1,0 +1,179 @@
+/**
+ * Streaming JSONL frame scanner under Source Read Limits v1. A frame is one physical line (split on
+ * LF); every frame is reported, so consumers can tell closed records from blank, malformed and
+ * partial-tail ones and cite 1-based physical line numbers. Memory is bounded by one record.
+ *
+ * Rules: strict UTF-8; one optional BOM at byte 0 of the file (anywhere else is
+ * SOURCE_ENCODING_INVALID); a trailing CR before LF is stripped; `jsonlRecordBytes` bounds one
+ * non-blank record without CR/LF/BOM, `jsonlSourceBytes` the whole file, `jsonlRecordCount` the
+ * non-blank records. A crossed bound throws `SourceLimitExceeded` and bad text throws
+ * `SourceEncodingInvalid` mid-iteration: the frames already yielded stay valid, and the caller
+ * decides whether that prefix is an explicit partial result or a fatal error.
+ */
+import { open } from 'node:fs/promises';
+import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
+import type { ReadLimits } from '../limits/read-limits.js';
+import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+
+export type JsonlFrameKind = 'parsed' | 'blank' | 'malformed' | 'partial';
+
+export interface JsonlFrame {
+  /** 1-based physical line number; blank and broken lines keep their number. */
+  line: number;
+  /** Byte offset of the frame in the file (inclusive). */
+  byteStart: number;
+  /** Byte offset after the frame, including its LF when closed (exclusive). */
+  byteEnd: number;
+  /** True when the frame ends with LF. */
+  closed: boolean;
+  /**
+   * `parsed`: closed and a JSON object; `blank`: closed and only whitespace; `malformed`: closed
+   * and not a JSON object; `partial`: the unterminated tail (its record is still parsed when it is a
+   * JSON object, so the caller can decide how to treat it).
+   */
+  kind: JsonlFrameKind;
+  /** The decoded JSON object, or null. */
+  record: Record<string, unknown> | null;
+}
+
+export interface JsonlScanOptions {
+  limits: Pick<ReadLimits, 'jsonlRecordBytes' | 'jsonlSourceBytes' | 'jsonlRecordCount'>;
+  /** Read size; small values exercise records spanning reads in tests. */
+  chunkBytes?: number;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const BOM = [0xef, 0xbb, 0xbf];
+const DEFAULT_CHUNK = 64 * 1024;
+
+/** Streams the frames of the JSONL file at `path`. */
+export async function* scanJsonlFrames(path: string, options: JsonlScanOptions): AsyncGenerator<JsonlFrame> {
+  const handle = await open(path, 'r');
+  try {
+    yield* framesOf(readChunks(handle, options), options);
+  } finally {
+    await handle.close();
+  }
+}
+
+interface ChunkReader {
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+}
+
+/** Reads at most `jsonlSourceBytes + 1` bytes in total so the overflow byte is always observed. */
+async function* readChunks(handle: ChunkReader, options: JsonlScanOptions): AsyncGenerator<Uint8Array> {
+  const limit = options.limits.jsonlSourceBytes;
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK;
+  let position = 0;
+  for (;;) {
+    const request = Math.min(chunkBytes, limit + 1 - position);
+    const buffer = new Uint8Array(request);
+    const { bytesRead } = await handle.read(buffer, 0, request, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    checkLimit('jsonlSourceBytes', limit, position);
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+/** Splits chunks into frames; exported for in-memory callers and tests. */
+export async function* framesOf(
+  chunks: AsyncIterable<Uint8Array>,
+  options: Pick<JsonlScanOptions, 'limits'>,
+): AsyncGenerator<JsonlFrame> {
+  const { jsonlRecordBytes, jsonlRecordCount } = options.limits;
+  let segments: Uint8Array[] = [];
+  let pending = 0;
+  let frameStart = 0;
+  let offset = 0;
+  let line = 1;
+  let records = 0;
+
+  const finish = (closed: boolean): JsonlFrame => {
+    const bytes = concat(segments, pending);
+    const frame = classify(bytes, closed, line, frameStart, offset, jsonlRecordBytes);
+    if (frame.kind !== 'blank') {
+      records += 1;
+      checkLimit('jsonlRecordCount', jsonlRecordCount, records);
+    }
+    segments = [];
+    pending = 0;
+    frameStart = offset;
+    line += 1;
+    return frame;
+  };
+
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, start)) {
+      append(chunk.subarray(start, i));
+      offset += i + 1 - start;
+      start = i + 1;
+      yield finish(true);
+    }
+    append(chunk.subarray(start));
+    offset += chunk.length - start;
+  }
+  if (pending > 0) yield finish(false);
+
+  function append(part: Uint8Array): void {
+    if (part.length === 0) return;
+    pending += part.length;
+    // Allow for a leading BOM (line 1 only) and a trailing CR before the exact check at the end.
+    const slack = (line === 1 ? BOM.length : 0) + 1;
+    if (pending - slack > jsonlRecordBytes) {
+      throw new SourceLimitExceeded('jsonlRecordBytes', jsonlRecordBytes, jsonlRecordBytes + 1);
+    }
+    segments.push(part);
+  }
+}
+
+function classify(
+  raw: Uint8Array,
+  closed: boolean,
+  line: number,
+  byteStart: number,
+  byteEnd: number,
+  recordLimit: number,
+): JsonlFrame {
+  let start = 0;
+  let end = raw.length;
+  if (line === 1 && startsWithBom(raw)) start = BOM.length;
+  if (end > start && raw[end - 1] === CR) end -= 1;
+  const text = decodeStrictUtf8(raw.subarray(start, end), 'jsonl', false).trim();
+  const base = { line, byteStart, byteEnd, closed };
+  if (text.length === 0) {
+    return closed ? { ...base, kind: 'blank', record: null } : { ...base, kind: 'partial', record: null };
+  }
+  checkLimit('jsonlRecordBytes', recordLimit, end - start);
+  const record = parseObject(text);
+  if (!closed) return { ...base, kind: 'partial', record };
+  return record === null ? { ...base, kind: 'malformed', record } : { ...base, kind: 'parsed', record };
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function startsWithBom(bytes: Uint8Array): boolean {
+  return bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2];
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type JsonlFrame, scanJsonlFrames } from '../../../src/extract/jsonl/jsonl-frames.js';
+import { SourceLimitExceeded } from '../../../src/extract/limits/limit-exceeded.js';
+import { DEFAULT_READ_LIMITS, resolveReadLimits } from '../../../src/extract/limits/read-limits.js';
+import { SourceEncodingInvalid } from '../../../src/extract/text/strict-utf8.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'jsonl-frames-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let fileCount = 0;
+
+function file(bytes: string | Uint8Array): string {
+  const path = join(dir, `t${fileCount++}.jsonl`);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+async function scan(path: string, limits = DEFAULT_READ_LIMITS, chunkBytes?: number): Promise<JsonlFrame[]> {
+  const frames: JsonlFrame[] = [];
+  for await (const frame of scanJsonlFrames(path, { limits, ...(chunkBytes ? { chunkBytes } : {}) })) {
+    frames.push(frame);
+  }
+  return frames;
+}
+
+async function scanError(path: string, limits = DEFAULT_READ_LIMITS, chunkBytes?: number) {
+  const seen: JsonlFrame[] = [];
+  try {
+    for await (const frame of scanJsonlFrames(path, { limits, ...(chunkBytes ? { chunkBytes } : {}) })) {
+      seen.push(frame);
+    }
+  } catch (error) {
+    return { error, seen };
+  }
+  throw new Error('expected the scan to fail');
+}
+
+describe('JSONL frame scanner', () => {
+  it('reports closed, blank, malformed and partial-tail frames with 1-based physical lines', async () => {
+    const frames = await scan(file('{"a":1}\n\n  \nnot json\n[1,2]\n{"b":2}\n{"c":'));
+    expect(frames.map((f) => [f.line, f.kind, f.closed])).toEqual([
+      [1, 'parsed', true],
+      [2, 'blank', true],
+      [3, 'blank', true],
+      [4, 'malformed', true],
+      [5, 'malformed', true],
+      [6, 'parsed', true],
+      [7, 'partial', false],
+    ]);
+    expect(frames[0]?.record).toEqual({ a: 1 });
+    expect(frames[6]?.record).toBeNull();
+  });
+
+  it('keeps the record of a partial tail that happens to be a JSON object, still marked partial', async () => {
+    const frames = await scan(file('{"a":1}\n{"b":2}'));
+    expect(frames[1]).toMatchObject({ kind: 'partial', closed: false, record: { b: 2 } });
+  });
+
+  it('reports exact byte spans including the LF of closed frames', async () => {
+    const frames = await scan(file('{"a":1}\r\n\n{"b":2}'));
+    expect(frames.map((f) => [f.byteStart, f.byteEnd])).toEqual([
+      [0, 9],
+      [9, 10],
+      [10, 17],
+    ]);
+  });
+
+  it('tolerates CRLF and one leading BOM at byte 0', async () => {
+    const frames = await scan(file('\uFEFF{"a":"x"}\r\n{"b":"y"}\r\n'));
+    expect(frames.map((f) => f.record)).toEqual([{ a: 'x' }, { b: 'y' }]);
+    expect(frames.every((f) => f.kind === 'parsed')).toBe(true);
+  });
+
+  it('rejects a BOM on any line but the first (SOURCE_ENCODING_INVALID) after yielding the prefix', async () => {
+    const { error, seen } = await scanError(file('{"a":1}\n\uFEFF{"b":2}\n'));
+    expect(error).toBeInstanceOf(SourceEncodingInvalid);
+    expect(seen.map((f) => f.line)).toEqual([1]);
+  });
+
+  it('rejects invalid UTF-8 instead of guessing an encoding', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]);
+    const { error } = await scanError(file(bytes));
+    expect(error).toBeInstanceOf(SourceEncodingInvalid);
+  });
+
+  it('assembles records and multi-byte characters that span read chunks', async () => {
+    const text = '{"t":"héllo wörld ✓"}\n{"u":"😀😀😀"}\n';
+    const frames = await scan(file(text), DEFAULT_READ_LIMITS, 3);
+    expect(frames.map((f) => f.record)).toEqual([{ t: 'héllo wörld ✓' }, { u: '😀😀😀' }]);
+  });
+
+  it('jsonlRecordBytes is inclusive and excludes CR, LF and the BOM', async () => {
+    const record = '{"k":"12345"}'; // 13 bytes
+    const limits = resolveReadLimits({ jsonlRecordBytes: 13 });
+    expect((await scan(file(`\uFEFF${record}\r\n${record}\r\n`), limits, 4)).length).toBe(2);
+    const { error, seen } = await scanError(file(`${record}\n{"k":"123456"}\n`), limits, 4);
+    expect(error).toBeInstanceOf(SourceLimitExceeded);
+    expect((error as SourceLimitExceeded).details).toMatchObject({
+      bound: 'jsonlRecordBytes',
+      limit: 13,
+      observedAtLeast: 14,
+    });
+    expect(seen.length).toBe(1);
+  });
+
+  it('jsonlSourceBytes counts every byte including BOM and newlines', async () => {
+    const text = '\uFEFF{"a":1}\r\n'; // 3 + 7 + 2 = 12 bytes
+    expect(
+      (await scan(file(text), resolveReadLimits({ jsonlSourceBytes: 12, jsonlRecordBytes: 12 }))).length,
+    ).toBe(1);
+    const { error } = await scanError(
+      file(text),
+      resolveReadLimits({ jsonlSourceBytes: 11, jsonlRecordBytes: 11 }),
+    );
+    expect((error as SourceLimitExceeded).details).toMatchObject({
+      bound: 'jsonlSourceBytes',
+      observedAtLeast: 12,
+    });
+  });
+
+  it('jsonlRecordCount counts non-blank records only', async () => {
+    const limits = resolveReadLimits({ jsonlRecordCount: 2 });
+    expect((await scan(file('{"a":1}\n\n\nbad\n\n'), limits)).length).toBe(5);
+    const { error, seen } = await scanError(file('{"a":1}\n{"a":2}\n\n{"a":3}\n'), limits);
+    expect((error as SourceLimitExceeded).details).toMatchObject({
+      bound: 'jsonlRecordCount',
+      observedAtLeast: 3,
+    });
+    expect(seen.length).toBe(3);
+  });
+
+  it('yields nothing for an empty file', async () => {
+    expect(await scan(file(''))).toEqual([]);
+  });
+});
