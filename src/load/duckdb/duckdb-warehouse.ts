@@ -10,6 +10,7 @@ import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definit
 import { createTableSql } from '../../../schemas/table-definition.js';
 import { ROW_TABLES } from '../../../schemas/tables.js';
 import { IntegrityError, IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js';
+import { createAnalystViews } from '../views/analyst-views.js';
 
 export const WAREHOUSE_SCHEMA_VERSION = 1;
 
@@ -115,6 +116,7 @@ async function ensureSchema(connection: DuckDBConnection): Promise<void> {
       'CREATE TABLE IF NOT EXISTS etl_meta (key VARCHAR NOT NULL, value VARCHAR NOT NULL)',
     );
     for (const table of tables) await connection.run(createTableSql(table));
+    await createAnalystViews(connection);
     if ((await storedVersion(connection)) === null) {
       await connection.run("INSERT INTO etl_meta VALUES ('schema_version', $1)", [
         String(WAREHOUSE_SCHEMA_VERSION),

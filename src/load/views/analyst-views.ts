@@ -1,0 +1,108 @@
+/**
+ * Stable analyst views over the warehouse tables. The SQL only names the base tables, so the same
+ * views work in the DuckDB warehouse and over the Parquet dataset (where the tables are views).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+export interface AnalystView {
+  name: string;
+  description: string;
+  select: string;
+}
+
+const DAY = (ts: string): string => `CAST(date_trunc('day', ${ts}) AS DATE)`;
+const NO_WORKSPACE = `'(no workspace)'`;
+
+export const ANALYST_VIEWS: readonly AnalystView[] = [
+  {
+    name: 'v_sessions',
+    description: 'One row per session: workspace, title, times, message and token counts, fidelity.',
+    select: `SELECT s.session_id, s.archive_key, s.title, coalesce(s.workspace_path, ${NO_WORKSPACE}) AS workspace,
+  s.created_at, s.updated_at, date_diff('second', s.created_at, s.updated_at) AS duration_seconds,
+  s.message_count, coalesce(m.user_messages, 0) AS user_messages,
+  coalesce(m.assistant_messages, 0) AS assistant_messages, s.tool_call_count,
+  s.total_input_tokens, s.total_output_tokens, m.models, s.fidelity, s.resolution_state,
+  s.resolved_source, s.view_digest
+FROM sessions s
+LEFT JOIN (
+  SELECT session_id, count(*) FILTER (WHERE role = 'user') AS user_messages,
+    count(*) FILTER (WHERE role = 'assistant') AS assistant_messages,
+    list_sort(list_distinct(list(model) FILTER (WHERE model IS NOT NULL))) AS models
+  FROM messages GROUP BY session_id
+) m USING (session_id)`,
+  },
+  {
+    name: 'v_active_messages',
+    description: 'Messages on the active conversation branch, in display order, with their session context.',
+    select: `SELECT m.session_id, s.title, coalesce(s.workspace_path, ${NO_WORKSPACE}) AS workspace,
+  row_number() OVER (PARTITION BY m.session_id ORDER BY m.ordinal) - 1 AS position,
+  m.message_id, m.archive_key, m.role, m.content, m.thinking, m.model, m.timestamp, m.timestamp_source,
+  m.input_tokens, m.output_tokens, m.duration_ms, m.is_corrupted,
+  (SELECT count(*) FROM tool_calls t WHERE t.session_id = m.session_id AND t.message_id = m.message_id)
+    AS tool_calls
+FROM messages m JOIN sessions s USING (session_id)
+WHERE m.on_active_branch AND NOT m.is_sidechain
+ORDER BY m.session_id, m.ordinal`,
+  },
+  {
+    name: 'v_tool_calls',
+    description: 'Tool calls with the time, workspace and model of the message that made them.',
+    select: `SELECT t.session_id, t.message_id, t.tool_ordinal, t.archive_key, t.name AS tool, t.status,
+  t.error IS NOT NULL OR t.status = 'error' AS failed, t.user_decision, t.files, m.timestamp, m.model,
+  coalesce(s.workspace_path, ${NO_WORKSPACE}) AS workspace
+FROM tool_calls t
+JOIN messages m USING (session_id, message_id)
+JOIN sessions s USING (session_id)`,
+  },
+  {
+    name: 'v_tool_usage',
+    description: 'Tool calls per day, workspace, tool and status.',
+    select: `SELECT ${DAY('timestamp')} AS day, workspace, tool, status, count(*) AS calls,
+  count(DISTINCT session_id) AS sessions
+FROM v_tool_calls GROUP BY ALL`,
+  },
+  {
+    name: 'v_file_touches',
+    description: 'One row per file a tool call touched (read, edited, searched).',
+    select: `SELECT session_id, message_id, tool_ordinal, tool, status, timestamp, workspace, file
+FROM v_tool_calls, unnest(from_json(files, '["VARCHAR"]')) AS f(file)`,
+  },
+  {
+    name: 'v_daily_activity',
+    description: 'Per day: sessions active, messages by role, tool calls and known tokens.',
+    select: `SELECT ${DAY('m.timestamp')} AS day, count(DISTINCT m.session_id) AS sessions,
+  count(*) AS messages, count(*) FILTER (WHERE m.role = 'user') AS user_messages,
+  count(*) FILTER (WHERE m.role = 'assistant') AS assistant_messages,
+  coalesce(sum(t.calls), 0) AS tool_calls,
+  sum(m.input_tokens) AS input_tokens, sum(m.output_tokens) AS output_tokens
+FROM messages m
+LEFT JOIN (SELECT session_id, message_id, count(*) AS calls FROM tool_calls GROUP BY ALL) t
+  USING (session_id, message_id)
+GROUP BY ALL`,
+  },
+  {
+    name: 'v_model_usage',
+    description: 'Per model: assistant messages, sessions, known token totals, first and last use.',
+    select: `SELECT model, count(*) AS messages, count(DISTINCT session_id) AS sessions,
+  sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
+  count(input_tokens) AS messages_with_tokens, min(timestamp) AS first_used, max(timestamp) AS last_used
+FROM messages WHERE role = 'assistant' AND model IS NOT NULL GROUP BY model`,
+  },
+  {
+    name: 'v_workspace_activity',
+    description: 'Per workspace: sessions, messages, tool calls, first and last activity.',
+    select: `SELECT workspace, count(*) AS sessions, sum(message_count) AS messages,
+  sum(tool_call_count) AS tool_calls, min(created_at) AS first_session, max(updated_at) AS last_activity,
+  count(*) FILTER (WHERE fidelity = 'partial') AS partial_sessions
+FROM v_sessions GROUP BY workspace`,
+  },
+];
+
+export function createViewSql(view: AnalystView): string {
+  return `CREATE OR REPLACE VIEW ${view.name} AS\n${view.select}`;
+}
+
+/** Views are replaced on every open, so a newer build's view definitions always win. */
+export async function createAnalystViews(connection: DuckDBConnection): Promise<void> {
+  for (const view of ANALYST_VIEWS) await connection.run(createViewSql(view));
+}
