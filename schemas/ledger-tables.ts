@@ -1,4 +1,7 @@
-/** Warehouse bookkeeping tables (runs and, later, the source ledger), shared by every target. */
+/**
+ * Warehouse bookkeeping tables: runs, the per-source sync ledger and per-session source membership
+ * and presence. Content tables never carry sync state, so identical input writes zero content rows.
+ */
 import { column, defineTable, nullable, oneOf, type RowOf } from './table-definition.js';
 
 export const runsTable = defineTable('etl_runs', 'One row per `etl run`, with its status and counts.', {
@@ -16,7 +19,67 @@ export const runsTable = defineTable('etl_runs', 'One row per `etl run`, with it
   sessions_kept_complete: column('int', 'Partial views not loaded over an archived complete session.'),
   sessions_ambiguous: column('int', 'Ambiguity rows recorded.'),
   diagnostics: column('int', 'Diagnostics recorded.'),
+  sessions_marked_absent: column('int', 'Archived sessions newly flagged absent from their sources.'),
+  payload_bytes_read: column('bigint', 'Conversation payload bytes read from sources.'),
+  owner_pid: nullable('int', 'Process ID of the run (diagnostic only).'),
 });
 
-export const LEDGER_TABLES = [runsTable] as const;
+export const sourcesTable = defineTable(
+  'etl_sources',
+  'Sync ledger: one row per physical source ever read, with its last committed fingerprint.',
+  {
+    source_key: column('text', 'Opaque source key (a hash of kind and location), never a path.'),
+    kind: column('text', 'Source kind (e.g. `composer-global-db`).'),
+    roots_digest: column('text', 'SHA-256 of the source roots of the run that last read it.'),
+    options_digest: column('text', 'Options digest of the run that last read it (limits, preference).'),
+    dev: column('bigint', 'Device number at the last committed read.'),
+    ino: column('bigint', 'Inode number at the last committed read.'),
+    size: column('bigint', 'Size in bytes at the last committed read.'),
+    mtime_ms: column('bigint', 'Modification time (ms) at the last committed read; change evidence only.'),
+    sidecars: nullable('json', 'Sidecar fingerprints (e.g. SQLite `-wal`) at the last committed read.'),
+    content_hash: nullable('text', 'Content or prefix hash where the adapter computes one cheaply.'),
+    fingerprint_digest: column(
+      'text',
+      'SHA-256 of the whole canonical fingerprint (compared by --since-last).',
+    ),
+    checkpoint: nullable(
+      'json',
+      'Verified prefix checkpoint for append-only sources, when an adapter keeps one.',
+    ),
+    present: column('bool', 'False once a run over the same roots no longer discovers the source.'),
+    first_seen_run: column('text', 'Run that first read the source.'),
+    last_seen_run: column('text', 'Last committed run that discovered the source.'),
+    last_changed_run: column('text', 'Last committed run that saw a changed fingerprint.'),
+  },
+);
+
+export const sessionSourcesTable = defineTable(
+  'etl_session_sources',
+  'Sync ledger: which source occurrences each archived session was built from.',
+  {
+    session_id: column('text', 'Session ID (byte-exact).'),
+    source_key: column('text', 'Opaque source key.'),
+    occurrence_ref: column('text', 'Opaque occurrence reference.'),
+    session_fingerprint: nullable('text', 'Per-session change evidence inside the source, when available.'),
+    last_seen_run: column('text', 'Last run whose load transaction covered this occurrence.'),
+  },
+);
+
+export const sessionStateTable = defineTable(
+  'etl_session_state',
+  'Sync ledger: presence of each archived session in the sources (content rows are never deleted).',
+  {
+    session_id: column('text', 'Session ID (byte-exact).'),
+    present_in_source: column('bool', 'False when every source that held the session no longer does.'),
+    first_seen_run: column('text', 'Run that first archived the session.'),
+    last_seen_run: column('text', 'Last run that confirmed the session present.'),
+    last_changed_run: column('text', 'Last run that inserted or replaced the session.'),
+    absent_since_run: nullable('text', 'Run that first found the session absent; NULL while present.'),
+  },
+);
+
+export const LEDGER_TABLES = [runsTable, sourcesTable, sessionSourcesTable, sessionStateTable] as const;
 export type RunRow = RowOf<typeof runsTable.columns>;
+export type SourceLedgerRow = RowOf<typeof sourcesTable.columns>;
+export type SessionSourceRow = RowOf<typeof sessionSourcesTable.columns>;
+export type SessionStateRow = RowOf<typeof sessionStateTable.columns>;

@@ -105,5 +105,44 @@ CREATE TABLE IF NOT EXISTS etl_runs (
   sessions_unchanged INTEGER NOT NULL,
   sessions_kept_complete INTEGER NOT NULL,
   sessions_ambiguous INTEGER NOT NULL,
-  diagnostics INTEGER NOT NULL
+  diagnostics INTEGER NOT NULL,
+  sessions_marked_absent INTEGER NOT NULL,
+  payload_bytes_read BIGINT NOT NULL,
+  owner_pid INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS etl_sources (
+  source_key VARCHAR NOT NULL,
+  kind VARCHAR NOT NULL,
+  roots_digest VARCHAR NOT NULL,
+  options_digest VARCHAR NOT NULL,
+  dev BIGINT NOT NULL,
+  ino BIGINT NOT NULL,
+  size BIGINT NOT NULL,
+  mtime_ms BIGINT NOT NULL,
+  sidecars JSON,
+  content_hash VARCHAR,
+  fingerprint_digest VARCHAR NOT NULL,
+  checkpoint JSON,
+  present BOOLEAN NOT NULL,
+  first_seen_run VARCHAR NOT NULL,
+  last_seen_run VARCHAR NOT NULL,
+  last_changed_run VARCHAR NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS etl_session_sources (
+  session_id VARCHAR NOT NULL,
+  source_key VARCHAR NOT NULL,
+  occurrence_ref VARCHAR NOT NULL,
+  session_fingerprint VARCHAR,
+  last_seen_run VARCHAR NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS etl_session_state (
+  session_id VARCHAR NOT NULL,
+  present_in_source BOOLEAN NOT NULL,
+  first_seen_run VARCHAR NOT NULL,
+  last_seen_run VARCHAR NOT NULL,
+  last_changed_run VARCHAR NOT NULL,
+  absent_since_run VARCHAR
 );

@@ -11,7 +11,7 @@ const onSignal = (name: NodeJS.Signals): void => {
     disposeAllTempDirs();
     process.exit(name === 'SIGINT' ? 130 : 143);
   }
-  controller.abort();
+  controller.abort(name);
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);

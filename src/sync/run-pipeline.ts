@@ -1,26 +1,27 @@
 /**
- * The orchestrator of one `etl run`: discover → catalog → group by session → hydrate one session
- * at a time → resolve → load in batches → record the run. Memory holds the catalog (small per
- * session) and one batch of sessions, never the corpus.
+ * The orchestrator of one `etl run`: discover → (plan from the ledger) → catalog → group by session
+ * → hydrate one session at a time → resolve → load in batches → advance the ledger with the last
+ * batch → record the run. Memory holds the catalog (small per session) and one batch of sessions.
  */
 import { randomUUID } from 'node:crypto';
 import { PrivateTempDir } from '../extract/fs/private-temp-dir.js';
 import type { ReadLimits } from '../extract/limits/read-limits.js';
 import { ReadCounters } from '../extract/read-counters.js';
 import { createAdapters } from '../extract/registry.js';
-import type {
-  Contribution,
-  ReadContext,
-  SessionOccurrence,
-  SourceAdapter,
-  SourceRoots,
-} from '../extract/source-adapter.js';
-import type { LoadResult, RunCounts, WarehouseTarget } from '../load/target.js';
+import type { Contribution, ReadContext, SourceAdapter, SourceRoots } from '../extract/source-adapter.js';
+import type { LedgerFinal, Membership } from '../load/sync-ledger.js';
+import type { RunCounts, WarehouseTarget } from '../load/target.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
+import { faultPoint } from '../shared/fault-injection.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import { resolveSession } from '../transform/resolve-session.js';
+import { type CatalogEntry, catalogSources, discoverSources } from './catalog-sources.js';
+import { keptSessionDiagnostics } from './load-diagnostics.js';
+import { emptyCounts, tally } from './run-counts.js';
+import type { RunProgress } from './run-progress.js';
 import { groupOccurrences } from './session-groups.js';
+import { affectedSessions, classifySource, type SourceClassification } from './since-last-plan.js';
 
 export interface RunOptions {
   roots: SourceRoots;
@@ -29,6 +30,7 @@ export interface RunOptions {
   preferredSource: 'composer' | 'store';
   includeCrossWorkspaceSources: boolean;
   signal?: AbortSignal;
+  onProgress?: (progress: RunProgress) => void;
 }
 
 export interface RunSummary {
@@ -45,27 +47,79 @@ export interface RunSummary {
 const BATCH_SESSIONS = 200;
 const BATCH_ROWS = 50_000;
 
-function emptyCounts(): RunCounts {
-  return {
-    sourcesSeen: 0,
-    sourcesSkippedUnchanged: 0,
-    sessionsInserted: 0,
-    sessionsReplaced: 0,
-    sessionsUnchanged: 0,
-    sessionsKeptComplete: 0,
-    sessionsAmbiguous: 0,
-    diagnostics: 0,
-  };
+interface Plan {
+  classified: SourceClassification[];
+  entries: CatalogEntry[];
+  fullyRead: Map<string, Set<string>>;
 }
 
-function tally(counts: RunCounts, results: readonly LoadResult[]): void {
-  for (const { action } of results) {
-    if (action === 'insert') counts.sessionsInserted++;
-    else if (action === 'replace') counts.sessionsReplaced++;
-    else if (action === 'unchanged') counts.sessionsUnchanged++;
-    else if (action === 'keep-complete') counts.sessionsKeptComplete++;
-    else counts.sessionsAmbiguous++;
+/** Decides what to read: everything (full), or only what the ledger cannot vouch for (since-last). */
+async function plan(
+  adapters: readonly SourceAdapter[],
+  options: RunOptions,
+  target: WarehouseTarget,
+  ctx: ReadContext,
+  readDigest: string,
+  progress: RunProgress,
+  emit: () => void,
+): Promise<Plan> {
+  const found = await discoverSources(adapters, options.roots, ctx);
+  const prior = target.ledger ? await target.ledger.readSources() : null;
+  const classified = found.map((f) => {
+    const fingerprintDigest = canonicalHash(f.source.fingerprint);
+    const state =
+      prior === null ? 'new' : classifySource(fingerprintDigest, prior.get(f.source.sourceKey), readDigest);
+    return { found: f, fingerprintDigest, state } satisfies SourceClassification;
+  });
+  progress.sourcesTotal = found.length;
+  emit();
+  const incremental = options.sinceLast && prior !== null;
+  const toRead = incremental ? classified.filter((c) => c.state !== 'unchanged') : classified;
+  const sourceDone = (): void => {
+    progress.sourcesDone++;
+    emit();
+  };
+  const bySource = await catalogSources(
+    toRead.map((c) => c.found),
+    ctx,
+    undefined,
+    sourceDone,
+  );
+  const fullyRead = new Map<string, Set<string>>();
+  for (const [key, list] of bySource) fullyRead.set(key, new Set(list.map((e) => e.occurrence.sessionId)));
+  if (!incremental || prior === null || target.ledger === undefined) {
+    return { classified, entries: [...bySource.values()].flat(), fullyRead };
   }
+  const discovered = new Set(found.map((f) => f.source.sourceKey));
+  const rootsDigest = canonicalHash(options.roots);
+  const vanished = [...prior.values()]
+    .filter((p) => p.present && p.rootsDigest === rootsDigest && !discovered.has(p.sourceKey))
+    .map((p) => p.sourceKey);
+  const affected = await affectedSessions(target.ledger, toRead, bySource, vanished);
+  // Affected sessions may also hold occurrences in unchanged sources: catalog those (metadata only).
+  const dependsOn = new Set([...(await target.ledger.sourcesOfSessions([...affected])).values()].flat());
+  const extra = classified.filter((c) => c.state === 'unchanged' && dependsOn.has(c.found.source.sourceKey));
+  const extraEntries = await catalogSources(
+    extra.map((c) => c.found),
+    ctx,
+    (o) => affected.has(o.sessionId),
+    sourceDone,
+  );
+  for (const c of classified)
+    if (c.state === 'unchanged' && !dependsOn.has(c.found.source.sourceKey)) sourceDone();
+  const entries = [...bySource.values(), ...extraEntries.values()]
+    .flat()
+    .filter((e) => affected.has(e.occurrence.sessionId));
+  return { classified, entries, fullyRead };
+}
+
+function membershipsOf(entries: readonly CatalogEntry[]): Membership[] {
+  return entries.map(({ occurrence }) => ({
+    sessionId: occurrence.sessionId,
+    sourceKey: occurrence.sourceKey,
+    occurrenceRef: occurrence.occurrenceRef,
+    sessionFingerprint: occurrence.sessionFingerprint ?? null,
+  }));
 }
 
 export async function runPipeline(options: RunOptions, target: WarehouseTarget): Promise<RunSummary> {
@@ -84,34 +138,63 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
     signal,
   };
+  const progress: RunProgress = {
+    phase: 'catalog',
+    sourcesTotal: 0,
+    sourcesDone: 0,
+    sessionsTotal: 0,
+    sessionsDone: 0,
+    payloadBytes: 0,
+  };
+  const emit = (): void => {
+    progress.payloadBytes = ctx.counters.payloadBytes;
+    options.onProgress?.({ ...progress });
+  };
+  const readDigest = canonicalHash({
+    limits: options.limits,
+    prefer: options.preferredSource,
+    includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
+  });
   const adapters = createAdapters();
   let status: RunSummary['status'] = 'committed';
   await target.beginRun({
     runId,
     startedAtMs: started,
     mode,
-    optionsDigest: canonicalHash({
-      roots: options.roots,
-      limits: options.limits,
-      prefer: options.preferredSource,
-    }),
+    optionsDigest: canonicalHash({ roots: options.roots, readDigest }),
   });
+  faultPoint('run-begun');
   try {
-    const entries: { adapter: SourceAdapter; occurrence: SessionOccurrence }[] = [];
-    for (const adapter of adapters) {
-      for (const source of await adapter.discover(options.roots, ctx)) {
-        counts.sourcesSeen++;
-        for await (const occurrence of adapter.catalog(source, ctx)) entries.push({ adapter, occurrence });
-      }
-    }
+    const { classified, entries, fullyRead } = await plan(
+      adapters,
+      options,
+      target,
+      ctx,
+      readDigest,
+      progress,
+      emit,
+    );
+    counts.sourcesSeen = classified.length;
+    counts.sourcesSkippedUnchanged = options.sinceLast
+      ? classified.filter((c) => c.state === 'unchanged').length
+      : 0;
+    const groups = groupOccurrences(entries);
+    progress.phase = 'load';
+    progress.sessionsTotal = groups.length;
+    emit();
     let batch: NormalizedSession[] = [];
+    let memberships = new Map<string, Membership[]>();
     let batchRows = 0;
-    const flush = async (): Promise<void> => {
-      tally(counts, await target.loadBatch(batch));
+    const flush = async (final?: LedgerFinal): Promise<void> => {
+      const results = await target.loadBatch(batch, { runId, memberships, ...(final ? { final } : {}) });
+      tally(counts, results);
+      diagnostics.push(...keptSessionDiagnostics(results));
       batch = [];
+      memberships = new Map();
       batchRows = 0;
     };
-    for (const group of groupOccurrences(entries)) {
+    if (signal.aborted) status = 'interrupted';
+    for (const group of status === 'interrupted' ? [] : groups) {
       if (signal.aborted) {
         status = 'interrupted';
         break;
@@ -120,17 +203,45 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
       for (const { adapter, occurrence } of group.members)
         contributions.push(await adapter.hydrate(occurrence, ctx));
       const session = resolveSession(contributions, { preferredSource: options.preferredSource });
+      faultPoint('session-hydrated');
       diagnostics.push(...session.diagnostics);
       batch.push(session);
+      memberships.set(session.session.session_id, membershipsOf(group.members));
       batchRows += session.messages.length + session.toolCalls.length + 1;
+      progress.sessionsDone++;
+      emit();
       if (batch.length >= BATCH_SESSIONS || batchRows >= BATCH_ROWS) await flush();
     }
-    await flush();
+    // The ledger advances only after a complete, unscoped read, in the transaction of the last batch.
+    const complete = status === 'committed' && ctx.scope === null;
+    const final: LedgerFinal | undefined = complete
+      ? {
+          rootsDigest: canonicalHash(options.roots),
+          optionsDigest: readDigest,
+          sources: classified.map((c) => ({
+            sourceKey: c.found.source.sourceKey,
+            kind: c.found.source.kind,
+            fingerprint: c.found.source.fingerprint,
+            fingerprintDigest: c.fingerprintDigest,
+            changed: c.state !== 'unchanged',
+            checkpoint: null,
+          })),
+          fullyRead,
+          concludeVanished: true,
+          outcome: { markedAbsent: 0 },
+        }
+      : undefined;
+    await flush(final);
+    counts.sessionsMarkedAbsent = final?.outcome.markedAbsent ?? 0;
     counts.diagnostics = diagnostics.length;
     await target.recordDiagnostics(runId, diagnostics);
-    await target.finishRun(runId, status, Date.now(), counts);
+    faultPoint('diagnostics-recorded');
+    await target.finishRun(runId, status, Date.now(), counts, ctx.counters.payloadBytes);
+    faultPoint('run-finished');
   } catch (error) {
-    await target.finishRun(runId, 'failed', Date.now(), counts).catch(() => undefined);
+    await target
+      .finishRun(runId, 'failed', Date.now(), counts, ctx.counters.payloadBytes)
+      .catch(() => undefined);
     throw error;
   } finally {
     for (const adapter of adapters) adapter.close();

@@ -1,30 +1,52 @@
-/** `etl run`: extract → transform → load into the target, with a summary on stdout. */
+/**
+ * `etl run`: take the single-writer lock, extract → transform → load into the target, and print a
+ * summary (one line, or one JSON object with --json); a progress bar goes to a TTY stderr.
+ */
 import { openTarget } from '../../load/open-target.js';
+import { acquireRunLock } from '../../sync/run-lock.js';
 import { type RunSummary, runPipeline } from '../../sync/run-pipeline.js';
 import type { Output } from '../output.js';
+import { createProgressBar } from '../progress/progress-bar.js';
 import { type RunFlags, resolveRunFlags } from '../run-options.js';
 
-function humanSummary(summary: RunSummary): string {
+function oneLineSummary(summary: RunSummary): string {
   const c = summary.counts;
-  return [
-    `run ${summary.runId} ${summary.status} (${summary.mode}) in ${(summary.durationMs / 1000).toFixed(2)}s`,
-    `  sources: ${c.sourcesSeen} seen, ${c.sourcesSkippedUnchanged} unchanged`,
-    `  sessions: ${c.sessionsInserted} inserted, ${c.sessionsReplaced} replaced, ${c.sessionsUnchanged} unchanged, ` +
-      `${c.sessionsKeptComplete} kept complete, ${c.sessionsAmbiguous} ambiguous`,
-    `  diagnostics: ${c.diagnostics}; payload read: ${summary.payloadBytesRead} bytes`,
-  ].join('\n');
+  return (
+    `run ${summary.runId} ${summary.status} (${summary.mode}) in ${(summary.durationMs / 1000).toFixed(2)}s: ` +
+    `sources ${c.sourcesSeen} seen/${c.sourcesSkippedUnchanged} unchanged; sessions ${c.sessionsInserted} inserted, ` +
+    `${c.sessionsReplaced} replaced, ${c.sessionsUnchanged} unchanged, ${c.sessionsKeptComplete} kept complete, ` +
+    `${c.sessionsAmbiguous} ambiguous, ${c.sessionsMarkedAbsent} newly absent; diagnostics ${c.diagnostics}; ` +
+    `payload ${summary.payloadBytesRead} bytes`
+  );
+}
+
+/** Exit code of an interrupted run: the conventional 128 + signal number, else 1. */
+function interruptedExit(signal: AbortSignal): number {
+  if (signal.reason === 'SIGINT') return 130;
+  if (signal.reason === 'SIGTERM') return 143;
+  return 1;
 }
 
 export async function runCommand(flags: RunFlags, output: Output, signal: AbortSignal): Promise<number> {
   const { options, target: location } = resolveRunFlags(flags);
-  const target = await openTarget(location);
+  const lock = acquireRunLock(location.path);
+  const progress = !output.json && process.stderr.isTTY ? createProgressBar(process.stderr) : null;
   let summary: RunSummary;
   try {
-    summary = await runPipeline({ ...options, signal }, target);
+    const target = await openTarget(location);
+    try {
+      summary = await runPipeline(
+        { ...options, signal, ...(progress ? { onProgress: (p) => progress.update(p) } : {}) },
+        target,
+      );
+    } finally {
+      progress?.done();
+      await target.close();
+    }
   } finally {
-    await target.close();
+    lock.release();
   }
   const { diagnostics, ...rest } = summary;
-  output.success({ run: rest }, humanSummary(summary), diagnostics);
-  return summary.status === 'interrupted' ? 1 : 0;
+  output.success({ run: rest }, oneLineSummary(summary), diagnostics);
+  return summary.status === 'interrupted' ? interruptedExit(signal) : 0;
 }

@@ -5,7 +5,6 @@
  */
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { runsTable } from '../../../schemas/ledger-tables.js';
-import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
 import {
   CONTENT_TABLES,
   diagnosticsTable,
@@ -15,24 +14,24 @@ import {
   toolCallsTable,
 } from '../../../schemas/tables.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
+import { faultPoint } from '../../shared/fault-injection.js';
 import { canonicalJson } from '../../transform/canonical-json.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
 import { type ArchivedState, decideLoad } from '../replace-decision.js';
+import type { LedgerBatch } from '../sync-ledger.js';
 import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
+import { DuckDbLedger } from './duckdb-ledger.js';
 import { type OpenedWarehouse, openWarehouse } from './duckdb-warehouse.js';
-import { appendRows } from './row-appender.js';
-
-type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
-
-function placeholders(count: number, offset = 0): string {
-  return Array.from({ length: count }, (_, i) => `$${i + 1 + offset}`).join(', ');
-}
+import { appendToTable, placeholders } from './row-appender.js';
 
 export class DuckDbTarget implements WarehouseTarget {
   readonly kind = 'duckdb' as const;
+  readonly ledger: DuckDbLedger;
   private diagnosticSeq = 0;
 
-  private constructor(private readonly warehouse: OpenedWarehouse) {}
+  private constructor(private readonly warehouse: OpenedWarehouse) {
+    this.ledger = new DuckDbLedger(warehouse.connection);
+  }
 
   static async open(path: string): Promise<DuckDbTarget> {
     return new DuckDbTarget(await openWarehouse(path, 'write'));
@@ -43,29 +42,38 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   async beginRun(run: RunInfo): Promise<void> {
-    await this.appendInTransaction(runsTable as unknown as AnyTable, [
-      {
-        run_id: run.runId,
-        started_at: run.startedAtMs,
-        finished_at: null,
-        status: 'running',
-        mode: run.mode,
-        options_digest: run.optionsDigest,
-        sources_seen: 0,
-        sources_skipped_unchanged: 0,
-        sessions_inserted: 0,
-        sessions_replaced: 0,
-        sessions_unchanged: 0,
-        sessions_kept_complete: 0,
-        sessions_ambiguous: 0,
-        diagnostics: 0,
-      },
-    ]);
+    await this.inTransaction(async () => {
+      // The caller holds the run lock, so any run still marked running died without finishing.
+      await this.connection.run("UPDATE etl_runs SET status = 'interrupted' WHERE status = 'running'");
+      await appendToTable(this.connection, runsTable, [
+        {
+          run_id: run.runId,
+          started_at: run.startedAtMs,
+          finished_at: null,
+          status: 'running',
+          mode: run.mode,
+          options_digest: run.optionsDigest,
+          sources_seen: 0,
+          sources_skipped_unchanged: 0,
+          sessions_inserted: 0,
+          sessions_replaced: 0,
+          sessions_unchanged: 0,
+          sessions_kept_complete: 0,
+          sessions_ambiguous: 0,
+          diagnostics: 0,
+          sessions_marked_absent: 0,
+          payload_bytes_read: 0,
+          owner_pid: process.pid,
+        },
+      ]);
+    });
   }
 
-  async loadBatch(sessions: readonly NormalizedSession[]): Promise<LoadResult[]> {
-    if (sessions.length === 0) return [];
-    const archived = await this.archivedStates(sessions.map((s) => s.session.session_id));
+  async loadBatch(sessions: readonly NormalizedSession[], ledger?: LedgerBatch): Promise<LoadResult[]> {
+    const archived =
+      sessions.length === 0
+        ? new Map<string, ArchivedState>()
+        : await this.archivedStates(sessions.map((s) => s.session.session_id));
     const results: LoadResult[] = sessions.map((s) => ({
       sessionId: s.session.session_id,
       action: decideLoad(archived.get(s.session.session_id), {
@@ -77,10 +85,10 @@ export class DuckDbTarget implements WarehouseTarget {
     const writes = sessions.filter(
       (_, i) => results[i]!.action === 'insert' || results[i]!.action === 'replace',
     );
-    if (writes.length === 0) return results;
+    if (writes.length === 0 && ledger === undefined) return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
-    await this.connection.run('BEGIN TRANSACTION');
-    try {
+    await this.inTransaction(async () => {
+      faultPoint('batch-begun');
       if (replaced.length > 0) {
         for (const table of CONTENT_TABLES) {
           await this.connection.run(
@@ -88,28 +96,41 @@ export class DuckDbTarget implements WarehouseTarget {
             replaced,
           );
         }
+        faultPoint('batch-deleted');
       }
-      await this.append(
-        sessionsTable as unknown as AnyTable,
-        writes.map((s) => s.session),
-      );
-      await this.append(
-        messagesTable as unknown as AnyTable,
-        writes.flatMap((s) => s.messages),
-      );
-      await this.append(
-        toolCallsTable as unknown as AnyTable,
-        writes.flatMap((s) => s.toolCalls),
-      );
-      await this.append(
-        sourceInstancesTable as unknown as AnyTable,
-        writes.flatMap((s) => s.sourceInstances),
-      );
-      await this.connection.run('COMMIT');
-    } catch (error) {
-      await this.connection.run('ROLLBACK');
-      throw error;
-    }
+      if (writes.length > 0) {
+        await appendToTable(
+          this.connection,
+          sessionsTable,
+          writes.map((s) => s.session),
+        );
+        await appendToTable(
+          this.connection,
+          messagesTable,
+          writes.flatMap((s) => s.messages),
+        );
+        await appendToTable(
+          this.connection,
+          toolCallsTable,
+          writes.flatMap((s) => s.toolCalls),
+        );
+        await appendToTable(
+          this.connection,
+          sourceInstancesTable,
+          writes.flatMap((s) => s.sourceInstances),
+        );
+        faultPoint('batch-appended');
+      }
+      if (ledger !== undefined) {
+        await this.ledger.writeBatch(ledger, results);
+        faultPoint('batch-ledger-written');
+        if (ledger.final) {
+          ledger.final.outcome.markedAbsent = await this.ledger.writeFinal(ledger.runId, ledger.final);
+          faultPoint('final-ledger-written');
+        }
+      }
+    });
+    faultPoint('batch-committed');
     return results;
   }
 
@@ -125,10 +146,16 @@ export class DuckDbTarget implements WarehouseTarget {
       source_ref: d.sourceRef ?? null,
       details: canonicalJson(d.details),
     }));
-    await this.appendInTransaction(diagnosticsTable as unknown as AnyTable, rows);
+    await this.inTransaction(() => appendToTable(this.connection, diagnosticsTable, rows));
   }
 
-  async finishRun(runId: string, status: RunStatus, finishedAtMs: number, counts: RunCounts): Promise<void> {
+  async finishRun(
+    runId: string,
+    status: RunStatus,
+    finishedAtMs: number,
+    counts: RunCounts,
+    payloadBytesRead = 0,
+  ): Promise<void> {
     const values: DuckDBValue[] = [
       status,
       finishedAtMs,
@@ -140,12 +167,15 @@ export class DuckDbTarget implements WarehouseTarget {
       counts.sessionsKeptComplete,
       counts.sessionsAmbiguous,
       counts.diagnostics,
+      counts.sessionsMarkedAbsent,
+      payloadBytesRead,
       runId,
     ];
     await this.connection.run(
       `UPDATE etl_runs SET status = $1, finished_at = make_timestamp($2::BIGINT * 1000), sources_seen = $3,
          sources_skipped_unchanged = $4, sessions_inserted = $5, sessions_replaced = $6, sessions_unchanged = $7,
-         sessions_kept_complete = $8, sessions_ambiguous = $9, diagnostics = $10 WHERE run_id = $11`,
+         sessions_kept_complete = $8, sessions_ambiguous = $9, diagnostics = $10, sessions_marked_absent = $11,
+         payload_bytes_read = $12 WHERE run_id = $13`,
       values,
     );
   }
@@ -169,20 +199,10 @@ export class DuckDbTarget implements WarehouseTarget {
     return map;
   }
 
-  private async append(table: AnyTable, rows: readonly Record<string, unknown>[]): Promise<void> {
-    if (rows.length === 0) return;
-    const appender = await this.connection.createAppender(table.name);
-    appendRows(appender, table, rows);
-    appender.closeSync();
-  }
-
-  private async appendInTransaction(
-    table: AnyTable,
-    rows: readonly Record<string, unknown>[],
-  ): Promise<void> {
+  private async inTransaction(work: () => Promise<void>): Promise<void> {
     await this.connection.run('BEGIN TRANSACTION');
     try {
-      await this.append(table, rows);
+      await work();
       await this.connection.run('COMMIT');
     } catch (error) {
       await this.connection.run('ROLLBACK');

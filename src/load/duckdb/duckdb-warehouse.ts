@@ -9,10 +9,9 @@ import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
 import { ROW_TABLES } from '../../../schemas/tables.js';
-import { IntegrityError, IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js';
+import { IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js';
 import { createAnalystViews } from '../views/analyst-views.js';
-
-export const WAREHOUSE_SCHEMA_VERSION = 1;
+import { assertNotNewer, migrate, storedVersion, WAREHOUSE_SCHEMA_VERSION } from './warehouse-version.js';
 
 export interface OpenedWarehouse {
   instance: DuckDBInstance;
@@ -71,7 +70,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
       chmodSync(path, 0o600);
       await ensureSchema(connection);
     } else {
-      await checkVersion(connection);
+      assertNotNewer(await storedVersion(connection));
     }
   } catch (error) {
     opened.close();
@@ -80,47 +79,26 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   return opened;
 }
 
-async function storedVersion(connection: DuckDBConnection): Promise<number | null> {
-  const exists = await connection.runAndReadAll(
-    "SELECT 1 FROM information_schema.tables WHERE table_name = 'etl_meta' AND table_schema = 'main'",
-  );
-  if (exists.currentRowCount === 0) return null;
-  const rows = await connection.runAndReadAll("SELECT value FROM etl_meta WHERE key = 'schema_version'");
-  const value = rows.getRowObjects()[0]?.value;
-  return value === undefined ? null : Number(value);
-}
-
-async function checkVersion(connection: DuckDBConnection): Promise<void> {
-  const version = await storedVersion(connection);
-  if (version !== null && version > WAREHOUSE_SCHEMA_VERSION) {
-    throw new IntegrityError(
-      'WAREHOUSE_VERSION_NEWER',
-      'The warehouse was written by a newer cursor-etl; refusing to touch it',
-      {
-        warehouseVersion: version,
-        supportedVersion: WAREHOUSE_SCHEMA_VERSION,
-        remedy: 'Upgrade cursor-etl.',
-      },
-    );
-  }
-}
-
 async function ensureSchema(connection: DuckDBConnection): Promise<void> {
-  await checkVersion(connection);
+  const version = await storedVersion(connection);
+  assertNotNewer(version);
   const tables = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as TableDefinition<
     Record<string, ColumnSpec>
   >[];
   await connection.run('BEGIN TRANSACTION');
   try {
+    // Existing tables keep their shape (CREATE IF NOT EXISTS); `migrate` adds what older versions lack.
     await connection.run(
       'CREATE TABLE IF NOT EXISTS etl_meta (key VARCHAR NOT NULL, value VARCHAR NOT NULL)',
     );
     for (const table of tables) await connection.run(createTableSql(table));
     await createAnalystViews(connection);
-    if ((await storedVersion(connection)) === null) {
+    if (version === null) {
       await connection.run("INSERT INTO etl_meta VALUES ('schema_version', $1)", [
         String(WAREHOUSE_SCHEMA_VERSION),
       ]);
+    } else if (version < WAREHOUSE_SCHEMA_VERSION) {
+      await migrate(connection, version);
     }
     await connection.run('COMMIT');
   } catch (error) {

@@ -1,5 +1,5 @@
-/** Appends normalized rows through the DuckDB appender, typed by the table definition. */
-import { type DuckDBAppender, DuckDBTimestampValue } from '@duckdb/node-api';
+/** Appends normalized rows through the DuckDB appender, typed by the table definition (no INSERT loops). */
+import { type DuckDBAppender, type DuckDBConnection, DuckDBTimestampValue } from '@duckdb/node-api';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
 
 export function appendRows<C extends Record<string, ColumnSpec>>(
@@ -36,4 +36,23 @@ export function appendRows<C extends Record<string, ColumnSpec>>(
     }
     appender.endRow();
   }
+}
+
+type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
+
+/** Appends rows to a table on this connection (inside the caller's transaction, if any). */
+export async function appendToTable(
+  connection: DuckDBConnection,
+  table: TableDefinition<Record<string, ColumnSpec>> | { name: string; columns: object },
+  rows: readonly Record<string, unknown>[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const appender = await connection.createAppender(table.name);
+  appendRows(appender, table as AnyTable, rows);
+  appender.closeSync();
+}
+
+/** `$1, $2, …` for an IN list of `count` parameters after `offset` earlier ones. */
+export function placeholders(count: number, offset = 0): string {
+  return Array.from({ length: count }, (_, i) => `$${i + 1 + offset}`).join(', ');
 }

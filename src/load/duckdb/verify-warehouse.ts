@@ -14,7 +14,7 @@ import {
 import { computeViewDigest } from '../../transform/view-digest.js';
 
 export interface VerifyProblem {
-  check: 'digest' | 'message-count' | 'tool-call-count' | 'orphan-row' | 'duplicate-key';
+  check: 'digest' | 'message-count' | 'tool-call-count' | 'orphan-row' | 'duplicate-key' | 'ledger-missing';
   sessionId: string | null;
   table: string;
   count?: number;
@@ -89,6 +89,16 @@ async function countProblems(connection: DuckDBConnection, problems: VerifyProbl
       'duplicate-key',
       'messages',
       'SELECT count(*) AS n FROM (SELECT session_id, message_id FROM messages GROUP BY ALL HAVING count(*) > 1)',
+    ],
+    [
+      'ledger-missing',
+      'etl_session_state',
+      'SELECT count(*) AS n FROM sessions s ANTI JOIN etl_session_state l USING (session_id)',
+    ],
+    [
+      'orphan-row',
+      'etl_session_state',
+      'SELECT count(*) AS n FROM etl_session_state l ANTI JOIN sessions s USING (session_id)',
     ],
   ];
   for (const [check, table, sql] of checks) {

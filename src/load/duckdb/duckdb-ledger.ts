@@ -1,0 +1,273 @@
+/**
+ * The sync ledger stored in the DuckDB warehouse (`etl_sources`, `etl_session_sources`,
+ * `etl_session_state`). Reads serve `--since-last` planning; writes run inside the caller's load
+ * transaction, so a ledger row never advances past the data it covers.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sessionSourcesTable, sessionStateTable, sourcesTable } from '../../../schemas/ledger-tables.js';
+import { canonicalJson } from '../../transform/canonical-json.js';
+import type { LedgerBatch, LedgerFinal, LedgerSource, Membership, SyncLedgerStore } from '../sync-ledger.js';
+import type { LoadResult } from '../target.js';
+import { appendToTable, placeholders } from './row-appender.js';
+
+function membershipKey(list: readonly Membership[]): string {
+  return canonicalJson(
+    [...list]
+      .map((m) => [m.sourceKey, m.occurrenceRef, m.sessionFingerprint])
+      .sort((a, b) => (String(a[1]) < String(b[1]) ? -1 : 1)),
+  );
+}
+
+function toMembership(row: Record<string, unknown>): Membership {
+  return {
+    sessionId: String(row.session_id),
+    sourceKey: String(row.source_key),
+    occurrenceRef: String(row.occurrence_ref),
+    sessionFingerprint: row.session_fingerprint === null ? null : String(row.session_fingerprint),
+  };
+}
+
+export class DuckDbLedger implements SyncLedgerStore {
+  constructor(private readonly connection: DuckDBConnection) {}
+
+  async readSources(): Promise<Map<string, LedgerSource>> {
+    const reader = await this.connection.runAndReadAll(
+      'SELECT source_key, fingerprint_digest, options_digest, roots_digest, present, checkpoint FROM etl_sources',
+    );
+    const map = new Map<string, LedgerSource>();
+    for (const row of reader.getRowObjects()) {
+      map.set(String(row.source_key), {
+        sourceKey: String(row.source_key),
+        fingerprintDigest: String(row.fingerprint_digest),
+        optionsDigest: String(row.options_digest),
+        rootsDigest: String(row.roots_digest),
+        present: row.present === true,
+        checkpoint: row.checkpoint === null ? null : JSON.parse(String(row.checkpoint)),
+      });
+    }
+    return map;
+  }
+
+  async readMemberships(sourceKey: string): Promise<Membership[]> {
+    const reader = await this.connection.runAndReadAll(
+      'SELECT session_id, source_key, occurrence_ref, session_fingerprint FROM etl_session_sources WHERE source_key = $1',
+      [sourceKey],
+    );
+    return reader.getRowObjects().map(toMembership);
+  }
+
+  async sourcesOfSessions(sessionIds: readonly string[]): Promise<Map<string, string[]>> {
+    const map = new Map<string, string[]>();
+    for (const chunk of chunks(sessionIds)) {
+      const reader = await this.connection.runAndReadAll(
+        `SELECT DISTINCT session_id, source_key FROM etl_session_sources WHERE session_id IN (${placeholders(chunk.length)})`,
+        chunk,
+      );
+      for (const row of reader.getRowObjects()) {
+        const list = map.get(String(row.session_id)) ?? [];
+        if (list.length === 0) map.set(String(row.session_id), list);
+        list.push(String(row.source_key));
+      }
+    }
+    return map;
+  }
+
+  /** Records the batch's memberships and session presence; returns nothing, throws to roll back. */
+  async writeBatch(batch: LedgerBatch, results: readonly LoadResult[]): Promise<void> {
+    const ids = [...batch.memberships.keys()];
+    if (ids.length > 0) {
+      await this.writeMemberships(batch, ids);
+      await this.writeSessionState(batch.runId, ids, results);
+    }
+  }
+
+  /** Advances source rows and concludes absence; returns how many sessions became absent. */
+  async writeFinal(runId: string, final: LedgerFinal): Promise<number> {
+    await this.advanceSources(runId, final);
+    for (const [sourceKey, seen] of final.fullyRead) {
+      const stale = (await this.readMemberships(sourceKey)).filter((m) => !seen.has(m.sessionId));
+      for (const chunk of chunks(stale.map((m) => m.sessionId))) {
+        await this.connection.run(
+          `DELETE FROM etl_session_sources WHERE source_key = $1 AND session_id IN (${placeholders(chunk.length, 1)})`,
+          [sourceKey, ...chunk],
+        );
+      }
+    }
+    if (final.concludeVanished) await this.retireVanishedSources(final);
+    const discovered = final.sources.map((s) => s.sourceKey);
+    for (const chunk of chunks(discovered)) {
+      await this.connection.run(
+        `UPDATE etl_session_state SET last_seen_run = $1 WHERE present_in_source AND session_id IN
+           (SELECT session_id FROM etl_session_sources WHERE source_key IN (${placeholders(chunk.length, 1)}))`,
+        [runId, ...chunk],
+      );
+    }
+    const absent = await this.connection.runAndReadAll(
+      `UPDATE etl_session_state SET present_in_source = false, absent_since_run = $1
+        WHERE present_in_source AND session_id NOT IN (SELECT session_id FROM etl_session_sources)
+        RETURNING session_id`,
+      [runId],
+    );
+    return absent.currentRowCount;
+  }
+
+  private async writeMemberships(batch: LedgerBatch, ids: string[]): Promise<void> {
+    const existing = new Map<string, Membership[]>();
+    for (const chunk of chunks(ids)) {
+      const reader = await this.connection.runAndReadAll(
+        `SELECT session_id, source_key, occurrence_ref, session_fingerprint FROM etl_session_sources
+          WHERE session_id IN (${placeholders(chunk.length)})`,
+        chunk,
+      );
+      for (const m of reader.getRowObjects().map(toMembership)) {
+        const list = existing.get(m.sessionId) ?? [];
+        if (list.length === 0) existing.set(m.sessionId, list);
+        list.push(m);
+      }
+    }
+    // Only sessions whose membership changed are rewritten: identical input stays write-free.
+    const changed = ids.filter(
+      (id) => membershipKey(existing.get(id) ?? []) !== membershipKey(batch.memberships.get(id)!),
+    );
+    for (const chunk of chunks(changed)) {
+      await this.connection.run(
+        `DELETE FROM etl_session_sources WHERE session_id IN (${placeholders(chunk.length)})`,
+        chunk,
+      );
+    }
+    await appendToTable(
+      this.connection,
+      sessionSourcesTable,
+      changed.flatMap((id) =>
+        batch.memberships.get(id)!.map((m) => ({
+          session_id: m.sessionId,
+          source_key: m.sourceKey,
+          occurrence_ref: m.occurrenceRef,
+          session_fingerprint: m.sessionFingerprint,
+          last_seen_run: batch.runId,
+        })),
+      ),
+    );
+  }
+
+  private async writeSessionState(
+    runId: string,
+    ids: string[],
+    results: readonly LoadResult[],
+  ): Promise<void> {
+    const known = new Set<string>();
+    for (const chunk of chunks(ids)) {
+      const reader = await this.connection.runAndReadAll(
+        `SELECT session_id FROM etl_session_state WHERE session_id IN (${placeholders(chunk.length)})`,
+        chunk,
+      );
+      for (const row of reader.getRowObjects()) known.add(String(row.session_id));
+      await this.connection.run(
+        `UPDATE etl_session_state SET present_in_source = true, absent_since_run = NULL, last_seen_run = $1
+          WHERE session_id IN (${placeholders(chunk.length, 1)})`,
+        [runId, ...chunk],
+      );
+    }
+    const written = results
+      .filter((r) => r.action === 'insert' || r.action === 'replace')
+      .map((r) => r.sessionId);
+    for (const chunk of chunks(written.filter((id) => known.has(id)))) {
+      await this.connection.run(
+        `UPDATE etl_session_state SET last_changed_run = $1 WHERE session_id IN (${placeholders(chunk.length, 1)})`,
+        [runId, ...chunk],
+      );
+    }
+    const changedNow = new Set(written);
+    await appendToTable(
+      this.connection,
+      sessionStateTable,
+      ids
+        .filter((id) => !known.has(id))
+        .map((id) => ({
+          session_id: id,
+          present_in_source: true,
+          first_seen_run: runId,
+          last_seen_run: runId,
+          last_changed_run: changedNow.has(id) ? runId : null,
+          absent_since_run: null,
+        })),
+    );
+  }
+
+  private async advanceSources(runId: string, final: LedgerFinal): Promise<void> {
+    const keys = final.sources.map((s) => s.sourceKey);
+    const previous = new Map<string, { first: string; changed: string }>();
+    for (const chunk of chunks(keys)) {
+      const reader = await this.connection.runAndReadAll(
+        `SELECT source_key, first_seen_run, last_changed_run FROM etl_sources WHERE source_key IN (${placeholders(chunk.length)})`,
+        chunk,
+      );
+      for (const row of reader.getRowObjects()) {
+        previous.set(String(row.source_key), {
+          first: String(row.first_seen_run),
+          changed: String(row.last_changed_run),
+        });
+      }
+      await this.connection.run(
+        `DELETE FROM etl_sources WHERE source_key IN (${placeholders(chunk.length)})`,
+        chunk,
+      );
+    }
+    await appendToTable(
+      this.connection,
+      sourcesTable,
+      final.sources.map((s) => {
+        const before = previous.get(s.sourceKey);
+        return {
+          source_key: s.sourceKey,
+          kind: s.kind,
+          roots_digest: final.rootsDigest,
+          options_digest: final.optionsDigest,
+          dev: s.fingerprint.dev,
+          ino: s.fingerprint.ino,
+          size: s.fingerprint.size,
+          mtime_ms: s.fingerprint.mtimeMs,
+          sidecars: s.fingerprint.sidecars === undefined ? null : canonicalJson(s.fingerprint.sidecars),
+          content_hash: s.fingerprint.contentHash ?? null,
+          fingerprint_digest: s.fingerprintDigest,
+          checkpoint:
+            s.checkpoint === null || s.checkpoint === undefined ? null : canonicalJson(s.checkpoint),
+          present: true,
+          first_seen_run: before?.first ?? runId,
+          last_seen_run: runId,
+          last_changed_run: s.changed || !before ? runId : before.changed,
+        };
+      }),
+    );
+  }
+
+  private async retireVanishedSources(final: LedgerFinal): Promise<void> {
+    const discovered = new Set(final.sources.map((s) => s.sourceKey));
+    const reader = await this.connection.runAndReadAll(
+      'SELECT source_key FROM etl_sources WHERE present AND roots_digest = $1',
+      [final.rootsDigest],
+    );
+    const vanished = reader
+      .getRowObjects()
+      .map((r) => String(r.source_key))
+      .filter((key) => !discovered.has(key));
+    for (const chunk of chunks(vanished)) {
+      await this.connection.run(
+        `UPDATE etl_sources SET present = false WHERE source_key IN (${placeholders(chunk.length)})`,
+        chunk,
+      );
+      await this.connection.run(
+        `DELETE FROM etl_session_sources WHERE source_key IN (${placeholders(chunk.length)})`,
+        chunk,
+      );
+    }
+  }
+}
+
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}

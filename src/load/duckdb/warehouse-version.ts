@@ -1,0 +1,55 @@
+/**
+ * The warehouse schema/ledger version: read it, fail closed when newer than this build, and
+ * migrate older warehouses explicitly and idempotently (each step can be re-run safely).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { IntegrityError } from '../../shared/errors.js';
+
+export const WAREHOUSE_SCHEMA_VERSION = 2;
+
+export async function storedVersion(connection: DuckDBConnection): Promise<number | null> {
+  const exists = await connection.runAndReadAll(
+    "SELECT 1 FROM information_schema.tables WHERE table_name = 'etl_meta' AND table_schema = 'main'",
+  );
+  if (exists.currentRowCount === 0) return null;
+  const rows = await connection.runAndReadAll("SELECT value FROM etl_meta WHERE key = 'schema_version'");
+  const value = rows.getRowObjects()[0]?.value;
+  return value === undefined ? null : Number(value);
+}
+
+export function assertNotNewer(version: number | null): void {
+  if (version !== null && version > WAREHOUSE_SCHEMA_VERSION) {
+    throw new IntegrityError(
+      'WAREHOUSE_VERSION_NEWER',
+      'The warehouse was written by a newer cursor-etl; refusing to touch it',
+      {
+        warehouseVersion: version,
+        supportedVersion: WAREHOUSE_SCHEMA_VERSION,
+        remedy: 'Upgrade cursor-etl.',
+      },
+    );
+  }
+}
+
+/** Steps from version N to N+1, run inside the schema transaction after the CREATE IF NOT EXISTS. */
+const MIGRATIONS: Record<number, readonly string[]> = {
+  // v1 → v2: run counters for absence and payload bytes, and the owner pid; ledger tables are created.
+  1: [
+    'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS sessions_marked_absent INTEGER DEFAULT 0',
+    'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS payload_bytes_read BIGINT DEFAULT 0',
+    'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS owner_pid INTEGER',
+  ],
+};
+
+/** Brings a warehouse of `from` up to the current version; returns the steps applied. */
+export async function migrate(connection: DuckDBConnection, from: number): Promise<number[]> {
+  const applied: number[] = [];
+  for (let version = from; version < WAREHOUSE_SCHEMA_VERSION; version++) {
+    for (const sql of MIGRATIONS[version] ?? []) await connection.run(sql);
+    applied.push(version);
+  }
+  await connection.run("UPDATE etl_meta SET value = $1 WHERE key = 'schema_version'", [
+    String(WAREHOUSE_SCHEMA_VERSION),
+  ]);
+  return applied;
+}

@@ -1,0 +1,60 @@
+/**
+ * The durable sync ledger as the pipeline sees it: what each source looked like at its last
+ * committed read, and which source occurrences each archived session was built from. Writes ride
+ * along with a load batch so the ledger never claims data that is not committed.
+ */
+import type { SourceFingerprint, SourceKind } from '../extract/source-adapter.js';
+
+export interface LedgerSource {
+  sourceKey: string;
+  fingerprintDigest: string;
+  optionsDigest: string;
+  rootsDigest: string;
+  present: boolean;
+  checkpoint: unknown;
+}
+
+export interface Membership {
+  sessionId: string;
+  sourceKey: string;
+  occurrenceRef: string;
+  sessionFingerprint: string | null;
+}
+
+/** A source whose ledger row advances with the final batch of a run. */
+export interface SourceAdvance {
+  sourceKey: string;
+  kind: SourceKind;
+  fingerprint: SourceFingerprint;
+  fingerprintDigest: string;
+  changed: boolean;
+  checkpoint: unknown;
+}
+
+/** Conclusions drawn once every session of the run is loaded; applied with the last batch. */
+export interface LedgerFinal {
+  rootsDigest: string;
+  optionsDigest: string;
+  /** Discovered sources, advanced to their current fingerprint. */
+  sources: SourceAdvance[];
+  /** Fully catalogued sources and the session IDs each one holds now (absence is concluded only here). */
+  fullyRead: Map<string, Set<string>>;
+  /** Whether undiscovered sources under the same roots may be concluded gone. */
+  concludeVanished: boolean;
+  /** Filled by the target when the final batch commits. */
+  outcome: { markedAbsent: number };
+}
+
+export interface LedgerBatch {
+  runId: string;
+  /** The complete current membership of every session in the batch, by session ID. */
+  memberships: Map<string, Membership[]>;
+  final?: LedgerFinal;
+}
+
+export interface SyncLedgerStore {
+  readSources(): Promise<Map<string, LedgerSource>>;
+  readMemberships(sourceKey: string): Promise<Membership[]>;
+  /** Every source key the given sessions were last built from. */
+  sourcesOfSessions(sessionIds: readonly string[]): Promise<Map<string, string[]>>;
+}

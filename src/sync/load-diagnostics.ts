@@ -1,0 +1,29 @@
+/** Diagnostics for load decisions that keep archived rows instead of loading the incoming view. */
+import type { LoadResult } from '../load/target.js';
+import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
+
+export function keptSessionDiagnostics(results: readonly LoadResult[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const { sessionId, action } of results) {
+    if (action === 'keep-complete') {
+      out.push(
+        diagnostic(
+          'PARTIAL_VIEW_KEPT_COMPLETE',
+          'A partial view was not loaded over the archived complete session; the archive is unchanged',
+          { action },
+          { sessionId },
+        ),
+      );
+    } else if (action === 'keep-ambiguous') {
+      out.push(
+        diagnostic(
+          'AMBIGUOUS_VIEW_KEPT_ARCHIVED',
+          'Divergent replicas make the session ambiguous; the archived rows are kept unchanged',
+          { action },
+          { sessionId },
+        ),
+      );
+    }
+  }
+  return out;
+}

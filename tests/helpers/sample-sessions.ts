@@ -1,0 +1,62 @@
+/** Normalized sessions of the sample corpus, produced in-process by the real adapter and transform. */
+import { join } from 'node:path';
+import { buildSampleCorpus } from '../../fixtures/sample/sample-corpus.js';
+import { ComposerAdapter } from '../../src/extract/composer/composer-adapter.js';
+import { PrivateTempDir } from '../../src/extract/fs/private-temp-dir.js';
+import { resolveReadLimits } from '../../src/extract/limits/read-limits.js';
+import { ReadCounters } from '../../src/extract/read-counters.js';
+import type { ReadContext } from '../../src/extract/source-adapter.js';
+import type { NormalizedSession } from '../../src/transform/normalized-session.js';
+import { resolveSession } from '../../src/transform/resolve-session.js';
+import { computeViewDigest } from '../../src/transform/view-digest.js';
+import { tempDir } from './run-cli.js';
+
+export async function sampleSessions(): Promise<NormalizedSession[]> {
+  const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
+  const temp = PrivateTempDir.create();
+  const ctx: ReadContext = {
+    limits: resolveReadLimits({}),
+    temp,
+    counters: new ReadCounters(),
+    scope: null,
+    includeCrossWorkspaceSources: false,
+    signal: new AbortController().signal,
+  };
+  const adapter = new ComposerAdapter();
+  const sessions: NormalizedSession[] = [];
+  try {
+    for (const source of await adapter.discover({
+      cursorUserDir: userDir,
+      cursorStoreRoot: null,
+      inputs: [],
+      backups: [],
+      carrier: 'custom',
+    })) {
+      for await (const occurrence of adapter.catalog(source, ctx)) {
+        const contribution = await adapter.hydrate(occurrence, ctx);
+        sessions.push(resolveSession([contribution], { preferredSource: 'composer' }));
+      }
+    }
+  } finally {
+    adapter.close();
+    temp.dispose();
+  }
+  return sessions.sort((a, b) => (a.session.session_id < b.session.session_id ? -1 : 1));
+}
+
+/** A copy of `session` with its first message's content edited and the digest recomputed. */
+export function withEditedContent(
+  session: NormalizedSession,
+  content: string,
+  overrides: Partial<NormalizedSession['session']> = {},
+): NormalizedSession {
+  const messages = session.messages.map((m, i) => (i === 0 ? { ...m, content } : { ...m }));
+  const row = { ...session.session, ...overrides };
+  const digest = computeViewDigest({
+    session: row,
+    messages,
+    toolCalls: session.toolCalls,
+    sourceInstances: session.sourceInstances,
+  });
+  return { ...session, session: { ...row, view_digest: digest }, messages };
+}
