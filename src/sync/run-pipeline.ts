@@ -20,6 +20,8 @@ import type { Diagnostic } from '../shared/diagnostic.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import { resolveSession } from '../transform/resolve-session.js';
+import { SessionUnavailable } from '../transform/session-unavailable.js';
+import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
 import { groupOccurrences } from './session-groups.js';
 
 export interface RunOptions {
@@ -28,6 +30,8 @@ export interface RunOptions {
   sinceLast: boolean;
   preferredSource: 'composer' | 'store';
   includeCrossWorkspaceSources: boolean;
+  /** The `--workspace` argument, matched after catalog and before any payload read. */
+  workspace?: string | null;
   signal?: AbortSignal;
 }
 
@@ -104,6 +108,13 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
         for await (const occurrence of adapter.catalog(source, ctx)) entries.push({ adapter, occurrence });
       }
     }
+    const runScope = resolveRunScope(
+      options.workspace ?? null,
+      entries.map((e) => e.occurrence),
+      diagnostics,
+    );
+    if (runScope.kind === 'workspace') ctx.scope = runScope.scope;
+    let unavailable: SessionUnavailable | null = null;
     let batch: NormalizedSession[] = [];
     let batchRows = 0;
     const flush = async (): Promise<void> => {
@@ -116,10 +127,20 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
         status = 'interrupted';
         break;
       }
+      const plan = planScope(group.members, runScope, options.includeCrossWorkspaceSources);
+      if (plan === null) continue;
       const contributions: Contribution[] = [];
-      for (const { adapter, occurrence } of group.members)
+      for (const { adapter, occurrence } of plan.hydrate)
         contributions.push(await adapter.hydrate(occurrence, ctx));
-      const session = resolveSession(contributions, { preferredSource: options.preferredSource });
+      let session: NormalizedSession;
+      try {
+        session = resolveSession(contributions, { preferredSource: options.preferredSource, scope: plan });
+      } catch (error) {
+        if (!(error instanceof SessionUnavailable)) throw error;
+        diagnostics.push(error.diagnostic);
+        unavailable ??= error;
+        continue;
+      }
       diagnostics.push(...session.diagnostics);
       batch.push(session);
       batchRows += session.messages.length + session.toolCalls.length + 1;
@@ -129,7 +150,10 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     counts.diagnostics = diagnostics.length;
     await target.recordDiagnostics(runId, diagnostics);
     await target.finishRun(runId, status, Date.now(), counts);
+    // Other sessions are committed; a session that could not be read safely fails the run (exit 4).
+    if (unavailable !== null) throw unavailable;
   } catch (error) {
+    if (error instanceof SessionUnavailable) throw error;
     await target.finishRun(runId, 'failed', Date.now(), counts).catch(() => undefined);
     throw error;
   } finally {
