@@ -25,8 +25,10 @@ export function replicaDigest(view: SessionView): string {
   return finalizeSession(neutral).session.view_digest;
 }
 
-function firstRef(view: SessionView): string {
-  return view.instances.map((instance) => instance.occurrenceRef).sort()[0] ?? '';
+/** Logical order first (workspace path), opaque ref only as the tie-break. */
+function orderKey(view: SessionView): string {
+  const ref = view.instances.map((instance) => instance.occurrenceRef).sort()[0] ?? '';
+  return `${view.workspacePath ?? ''}\u0000${ref}`;
 }
 
 function smallestPath(views: readonly SessionView[]): string | null {
@@ -89,7 +91,7 @@ function ambiguity(ordered: readonly SessionView[], distinctViews: number): Sess
 export function reconcileReplicas(views: readonly SessionView[]): SessionView {
   if (views.length === 0) throw new InternalError('EMPTY_REPLICA_SET', 'No replica to reconcile');
   const ordered = [...views].sort((a, b) =>
-    firstRef(a) < firstRef(b) ? -1 : firstRef(a) > firstRef(b) ? 1 : 0,
+    orderKey(a) < orderKey(b) ? -1 : orderKey(a) > orderKey(b) ? 1 : 0,
   );
   if (ordered.length === 1) return ordered[0]!;
   const digests = new Set(ordered.map(replicaDigest));
