@@ -57,6 +57,7 @@ export function resolveRunFlags(flags: RunFlags): ResolvedRun {
       preferredSource: flags.prefer ?? config.prefer ?? 'composer',
       includeCrossWorkspaceSources:
         flags.includeCrossWorkspaceSources ?? config.includeCrossWorkspaceSources ?? false,
+      workspace: flags.workspace ?? config.workspace ?? null,
     },
     target: parseTargetSpec(flags.target ?? config.target),
     workspace: flags.workspace ?? config.workspace ?? null,

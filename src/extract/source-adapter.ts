@@ -60,6 +60,8 @@ export interface SessionOccurrence {
   occurrenceRef: string;
   /** Normalized workspace membership of this occurrence, when known. */
   workspacePath: string | null;
+  /** Every normalized workspace this occurrence belongs to (defaults to `workspacePath` alone). */
+  workspaceMemberships?: readonly string[];
   /** Cheap per-session change evidence inside a source (no payload read), when available. */
   sessionFingerprint?: string;
   /** Adapter-private data needed to hydrate this occurrence (never leaves extract). */

@@ -16,6 +16,8 @@ import { faultPoint } from '../shared/fault-injection.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import { resolveSession } from '../transform/resolve-session.js';
+import { SessionUnavailable } from '../transform/session-unavailable.js';
+import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
 import { type CatalogEntry, catalogSources, discoverSources } from './catalog-sources.js';
 import { keptSessionDiagnostics } from './load-diagnostics.js';
 import { emptyCounts, tally } from './run-counts.js';
@@ -29,6 +31,8 @@ export interface RunOptions {
   sinceLast: boolean;
   preferredSource: 'composer' | 'store';
   includeCrossWorkspaceSources: boolean;
+  /** The `--workspace` argument, matched after catalog and before any payload read. */
+  workspace?: string | null;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
 }
@@ -182,6 +186,13 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     progress.phase = 'load';
     progress.sessionsTotal = groups.length;
     emit();
+    const runScope = resolveRunScope(
+      options.workspace ?? null,
+      entries.map((e) => e.occurrence),
+      diagnostics,
+    );
+    if (runScope.kind === 'workspace') ctx.scope = runScope.scope;
+    let unavailable: SessionUnavailable | null = null;
     let batch: NormalizedSession[] = [];
     let memberships = new Map<string, Membership[]>();
     let batchRows = 0;
@@ -199,10 +210,20 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
         status = 'interrupted';
         break;
       }
+      const plan = planScope(group.members, runScope, options.includeCrossWorkspaceSources);
+      if (plan === null) continue;
       const contributions: Contribution[] = [];
-      for (const { adapter, occurrence } of group.members)
+      for (const { adapter, occurrence } of plan.hydrate)
         contributions.push(await adapter.hydrate(occurrence, ctx));
-      const session = resolveSession(contributions, { preferredSource: options.preferredSource });
+      let session: NormalizedSession;
+      try {
+        session = resolveSession(contributions, { preferredSource: options.preferredSource, scope: plan });
+      } catch (error) {
+        if (!(error instanceof SessionUnavailable)) throw error;
+        diagnostics.push(error.diagnostic);
+        unavailable ??= error;
+        continue;
+      }
       faultPoint('session-hydrated');
       diagnostics.push(...session.diagnostics);
       batch.push(session);
@@ -213,7 +234,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
       if (batch.length >= BATCH_SESSIONS || batchRows >= BATCH_ROWS) await flush();
     }
     // The ledger advances only after a complete, unscoped read, in the transaction of the last batch.
-    const complete = status === 'committed' && ctx.scope === null;
+    const complete = status === 'committed' && ctx.scope === null && unavailable === null;
     const final: LedgerFinal | undefined = complete
       ? {
           rootsDigest: canonicalHash(options.roots),
@@ -238,7 +259,10 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     faultPoint('diagnostics-recorded');
     await target.finishRun(runId, status, Date.now(), counts, ctx.counters.payloadBytes);
     faultPoint('run-finished');
+    // Other sessions are committed; a session that could not be read safely fails the run (exit 4).
+    if (unavailable !== null) throw unavailable;
   } catch (error) {
+    if (error instanceof SessionUnavailable) throw error;
     await target
       .finishRun(runId, 'failed', Date.now(), counts, ctx.counters.payloadBytes)
       .catch(() => undefined);

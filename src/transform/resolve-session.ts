@@ -3,22 +3,31 @@
  * finalizes it into rows. Each representation registers how it becomes a view; replica
  * reconciliation and the Composer/Store merge decide between several views.
  */
-import type { ComposerGlobalContribution } from '../extract/composer/composer-contribution.js';
-import type { Contribution } from '../extract/source-adapter.js';
+import type {
+  ComposerGlobalContribution,
+  ComposerWorkspaceContribution,
+} from '../extract/composer/composer-contribution.js';
+import type { Contribution, SessionOccurrence } from '../extract/source-adapter.js';
 import { InternalError } from '../shared/errors.js';
 import { composerGlobalView } from './composer/composer-global-view.js';
+import { composerWorkspaceView } from './composer/composer-workspace-view.js';
+import { resolveComposer } from './composer/resolve-composer.js';
 import { finalizeSession } from './finalize-session.js';
 import type { NormalizedSession } from './normalized-session.js';
 import type { SessionView } from './session-view.js';
+import { applyScopePlan } from './workspace/scope-plan.js';
 
 export interface ResolveOptions {
   preferredSource: 'composer' | 'store';
+  /** The workspace scope outcome of this session: omitted and broadened contributors. */
+  scope?: { omitted: SessionOccurrence[]; broadenedRefs: Set<string> };
 }
 
 type ViewBuilder = (contribution: Contribution) => SessionView;
 
 const VIEW_BUILDERS: Record<string, ViewBuilder> = {
   'composer-global': (c) => composerGlobalView(c as ComposerGlobalContribution),
+  'composer-workspace': (c) => composerWorkspaceView(c as ComposerWorkspaceContribution),
 };
 
 export function contributionView(contribution: Contribution): SessionView {
@@ -32,10 +41,11 @@ export function contributionView(contribution: Contribution): SessionView {
 
 export function resolveSession(
   contributions: readonly Contribution[],
-  _options: ResolveOptions,
+  options: ResolveOptions,
 ): NormalizedSession {
-  const views = contributions.map(contributionView);
-  const [first] = views;
-  if (!first) throw new InternalError('EMPTY_SESSION_GROUP', 'A session group had no contribution');
-  return finalizeSession(first);
+  if (contributions.length === 0)
+    throw new InternalError('EMPTY_SESSION_GROUP', 'A session group had no contribution');
+  const composer = contributions.filter((c) => c.kind.startsWith('composer-'));
+  const view = composer.length > 0 ? resolveComposer(composer) : contributionView(contributions[0]!);
+  return finalizeSession(options.scope ? applyScopePlan(view, options.scope) : view);
 }

@@ -5,7 +5,8 @@ import { ComposerAdapter } from '../../src/extract/composer/composer-adapter.js'
 import { PrivateTempDir } from '../../src/extract/fs/private-temp-dir.js';
 import { resolveReadLimits } from '../../src/extract/limits/read-limits.js';
 import { ReadCounters } from '../../src/extract/read-counters.js';
-import type { ReadContext } from '../../src/extract/source-adapter.js';
+import type { ReadContext, SessionOccurrence } from '../../src/extract/source-adapter.js';
+import { groupOccurrences } from '../../src/sync/session-groups.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 import { resolveSession } from '../../src/transform/resolve-session.js';
 import { computeViewDigest } from '../../src/transform/view-digest.js';
@@ -25,6 +26,7 @@ export async function sampleSessions(): Promise<NormalizedSession[]> {
   const adapter = new ComposerAdapter();
   const sessions: NormalizedSession[] = [];
   try {
+    const entries: { adapter: ComposerAdapter; occurrence: SessionOccurrence }[] = [];
     for (const source of await adapter.discover({
       cursorUserDir: userDir,
       cursorStoreRoot: null,
@@ -32,10 +34,13 @@ export async function sampleSessions(): Promise<NormalizedSession[]> {
       backups: [],
       carrier: 'custom',
     })) {
-      for await (const occurrence of adapter.catalog(source, ctx)) {
-        const contribution = await adapter.hydrate(occurrence, ctx);
-        sessions.push(resolveSession([contribution], { preferredSource: 'composer' }));
-      }
+      for await (const occurrence of adapter.catalog(source, ctx)) entries.push({ adapter, occurrence });
+    }
+    // Every occurrence of one session ID (global and workspace) resolves together, as in a run.
+    for (const group of groupOccurrences(entries)) {
+      const contributions = [];
+      for (const member of group.members) contributions.push(await adapter.hydrate(member.occurrence, ctx));
+      sessions.push(resolveSession(contributions, { preferredSource: 'composer' }));
     }
   } finally {
     adapter.close();

@@ -13,70 +13,108 @@ import type {
   SourceRoots,
 } from '../source-adapter.js';
 import { HydrationBudget } from '../sqlite/keyset-pager.js';
-import { hasTable, openSqliteSnapshot, type SqliteSnapshot } from '../sqlite/sqlite-snapshot.js';
-import type { ComposerGlobalContribution } from './composer-contribution.js';
+import {
+  hasTable,
+  openSqliteSnapshot,
+  type SqliteSnapshot,
+  unlessUnreadable,
+} from '../sqlite/sqlite-snapshot.js';
+import type { ComposerGlobalContribution, ComposerWorkspaceContribution } from './composer-contribution.js';
+import { ComposerTree } from './composer-tree.js';
 import { discoverUserDir } from './discover-user-dir.js';
+import { GlobalAttribution } from './global-attribution.js';
 import { scanGlobalSessions } from './global-catalog.js';
 import { readGlobalSession } from './global-session-reader.js';
+import { readWorkspaceEntry } from './workspace-entry-reader.js';
+import type { WorkspaceEntryRef } from './workspace-index.js';
 
-interface GlobalHandle {
-  locator: string;
-  composerId: string;
-}
+type Handle =
+  | { kind: 'global'; locator: string; composerId: string }
+  | { kind: 'workspace'; locator: string; entry: WorkspaceEntryRef };
 
 export class ComposerAdapter implements SourceAdapter {
   readonly name = 'composer';
   private readonly snapshots = new Map<string, SqliteSnapshot>();
+  private sources: DiscoveredSource[] = [];
+  private tree: ComposerTree | null = null;
 
   async discover(roots: SourceRoots): Promise<DiscoveredSource[]> {
-    return roots.cursorUserDir === null ? [] : discoverUserDir(roots.cursorUserDir, roots.carrier);
+    this.sources = roots.cursorUserDir === null ? [] : discoverUserDir(roots.cursorUserDir, roots.carrier);
+    this.tree = null;
+    return this.sources;
   }
 
   async *catalog(source: DiscoveredSource, ctx: ReadContext): AsyncIterable<SessionOccurrence> {
+    const tree = await this.workspaceTree(ctx);
+    if (source.kind === 'composer-workspace-db') {
+      yield* this.catalogWorkspace(source, tree);
+      return;
+    }
     if (source.kind !== 'composer-global-db') return;
-    const snapshot = await this.snapshot(source.locator, ctx);
-    if (!hasTable(snapshot.db, 'cursorDiskKV')) return;
+    const snapshot = await this.snapshot(source.locator, ctx).catch(unlessUnreadable);
+    // A missing or unopenable global DB leaves only workspace-fallback views (marked partial).
+    if (snapshot === null || !hasTable(snapshot.db, 'cursorDiskKV')) return;
     const budget = new HydrationBudget(ctx.limits);
+    const attribution = new GlobalAttribution(snapshot.db, ctx.limits, budget);
     for (const entry of scanGlobalSessions(snapshot.db, budget)) {
-      const handle: GlobalHandle = { locator: source.locator, composerId: entry.composerId };
+      const { workspacePath, memberships } = tree.attribute(
+        entry.composerId,
+        attribution.documentStamp(entry.composerId),
+        attribution.headerStamp(entry.composerId),
+      );
       yield {
         sessionId: entry.composerId,
         sourceKey: source.sourceKey,
         representation: 'composer-global',
         carrier: source.carrier,
         occurrenceRef: occurrenceRefFor(source.sourceKey, entry.composerId),
-        workspacePath: null,
+        workspacePath,
+        workspaceMemberships: memberships,
         sessionFingerprint: entry.sessionFingerprint,
-        handle,
+        handle: { kind: 'global', locator: source.locator, composerId: entry.composerId } satisfies Handle,
+      };
+    }
+  }
+
+  private *catalogWorkspace(source: DiscoveredSource, tree: ComposerTree): Generator<SessionOccurrence> {
+    const info = tree.workspaces.get(source.sourceKey);
+    if (!info) return;
+    for (const entry of info.index.entries) {
+      yield {
+        sessionId: entry.composerId,
+        sourceKey: source.sourceKey,
+        representation: 'composer-workspace',
+        carrier: source.carrier,
+        occurrenceRef: occurrenceRefFor(source.sourceKey, `${entry.kind}:${entry.composerId}`),
+        workspacePath: info.workspacePath,
+        workspaceMemberships: info.workspacePath === null ? [] : [info.workspacePath],
+        handle: { kind: 'workspace', locator: source.locator, entry } satisfies Handle,
       };
     }
   }
 
   async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
-    const handle = occurrence.handle as GlobalHandle;
+    const handle = occurrence.handle as Handle;
     const snapshot = await this.snapshot(handle.locator, ctx);
-    const { data, diagnostics } = readGlobalSession(
-      snapshot.db,
-      handle.composerId,
-      ctx.limits,
-      ctx.counters,
-      {
-        sessionId: occurrence.sessionId,
-        sourceRef: occurrence.occurrenceRef,
-      },
-    );
-    const contribution: ComposerGlobalContribution = {
-      kind: 'composer-global',
-      occurrence,
-      data,
-      diagnostics,
-    };
+    const scope = { sessionId: occurrence.sessionId, sourceRef: occurrence.occurrenceRef };
+    if (handle.kind === 'workspace') {
+      const read = readWorkspaceEntry(snapshot.db, handle.entry, ctx.limits, ctx.counters, scope);
+      const contribution: ComposerWorkspaceContribution = { kind: 'composer-workspace', occurrence, ...read };
+      return contribution;
+    }
+    const read = readGlobalSession(snapshot.db, handle.composerId, ctx.limits, ctx.counters, scope);
+    const contribution: ComposerGlobalContribution = { kind: 'composer-global', occurrence, ...read };
     return contribution;
   }
 
   close(): void {
     for (const snapshot of this.snapshots.values()) snapshot.close();
     this.snapshots.clear();
+  }
+
+  private async workspaceTree(ctx: ReadContext): Promise<ComposerTree> {
+    this.tree ??= await ComposerTree.read(this.sources, ctx, (locator) => this.snapshot(locator, ctx));
+    return this.tree;
   }
 
   private async snapshot(locator: string, ctx: ReadContext): Promise<SqliteSnapshot> {

@@ -27,3 +27,16 @@ export interface ComposerGlobalData {
 }
 
 export type ComposerGlobalContribution = Contribution<'composer-global', ComposerGlobalData>;
+
+/** One session rebuilt from a workspace index entry (no global bubbles): partial by nature. */
+export interface ComposerWorkspaceData {
+  entryKind: 'inline' | 'head' | 'legacy-tab';
+  /** The parsed index element (`allComposers[i]` or a legacy chat tab), or null when unreadable. */
+  entry: Record<string, unknown> | null;
+  /** The workspace's `aiService.generations` entries (read for `head` entries only). */
+  generations: Record<string, unknown>[];
+  /** True when a read limit or encoding failure prevented a whole read. */
+  truncated: boolean;
+}
+
+export type ComposerWorkspaceContribution = Contribution<'composer-workspace', ComposerWorkspaceData>;

@@ -79,6 +79,9 @@ export function readGlobalSession(
       throw error;
     }
   }
+  // Undecodable text is never guessed: the bubble stays a flagged placeholder and the view is partial.
+  if (data.bubbles.some((bubble) => bubble.corruption === 'invalid-encoding'))
+    diagnostics.push(new SourceEncodingInvalid('invalid-utf8', 'sqlite').asDiagnostic(scope));
   const corrupted = data.bubbles.filter((bubble) => bubble.corruption !== null).length;
   if (corrupted > 0) {
     diagnostics.push(

@@ -69,3 +69,9 @@ export async function openSqliteSnapshot(
 export function hasTable(db: Database.Database, table: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
 }
+
+/** Maps an unopenable database to null (the caller degrades); any other error propagates. */
+export function unlessUnreadable(error: unknown): null {
+  if (error instanceof IoError && error.code === 'SOURCE_UNREADABLE') return null;
+  throw error;
+}

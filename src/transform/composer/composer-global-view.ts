@@ -1,6 +1,7 @@
-/** A Composer global contribution → SessionView (complete unless the read was cut short). */
+/** A Composer global contribution → SessionView (complete unless a bubble's bytes are not valid UTF-8). */
 import type { ComposerGlobalContribution } from '../../extract/composer/composer-contribution.js';
-import type { SessionView, ViewMessage } from '../session-view.js';
+import type { SessionView } from '../session-view.js';
+import { linkActiveBranch } from './active-branch.js';
 import { bubbleToMessage } from './bubble-message.js';
 import { asObject, epochMs, nonEmptyString, positiveInt } from './composer-fields.js';
 
@@ -16,22 +17,13 @@ function activeBranchIds(composerData: Record<string, unknown> | null): Set<stri
 export function composerGlobalView(contribution: ComposerGlobalContribution): SessionView {
   const { data, occurrence } = contribution;
   const doc = data.composerData;
-  const branch = activeBranchIds(doc);
-  let previousOnBranch: string | null = null;
-  const messages: ViewMessage[] = data.bubbles.map((bubble, index) => {
-    const base = bubbleToMessage(bubble, index);
-    const onActiveBranch = branch === null ? true : branch.has(base.messageId);
-    const message: ViewMessage = {
-      ...base,
-      onActiveBranch,
-      parentMessageId: onActiveBranch ? previousOnBranch : null,
-    };
-    if (onActiveBranch) previousOnBranch = message.messageId;
-    return message;
-  });
+  const messages = linkActiveBranch(
+    data.bubbles.map((bubble, index) => bubbleToMessage(bubble, index)),
+    activeBranchIds(doc),
+  );
   const created = epochMs(doc?.createdAt);
   const updated = epochMs(doc?.lastUpdatedAt) ?? epochMs(doc?.updatedAt);
-  const partial = data.truncated;
+  const partial = data.bubbles.some((bubble) => bubble.corruption === 'invalid-encoding');
   return {
     sessionId: occurrence.sessionId,
     title: nonEmptyString(doc?.name) ?? nonEmptyString(doc?.title),

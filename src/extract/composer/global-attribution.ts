@@ -1,0 +1,98 @@
+/**
+ * Workspace attribution evidence of global sessions, from metadata only: the `composerData` stamp
+ * (`workspaceIdentifier.id`/`.uri`, `workspaceUri`) projected inside SQLite, and the Cursor 3.x global
+ * `composer.composerHeaders` index.
+ */
+import type Database from 'better-sqlite3';
+import { normalizeWorkspacePath } from '../../transform/workspace/normalize-workspace-path.js';
+import { checkLimit } from '../limits/limit-exceeded.js';
+import type { ReadLimits } from '../limits/read-limits.js';
+import type { HydrationBudget } from '../sqlite/keyset-pager.js';
+import { hasTable } from '../sqlite/sqlite-snapshot.js';
+import { COMPOSER_DATA_PREFIX } from './global-catalog.js';
+import { jsonArrayElements, jsonItemRow } from './item-json.js';
+
+/** A stamp names a workspace by its storage directory ID, by a path, or both. */
+export interface WorkspaceStamp {
+  workspaceId: string | null;
+  path: string | null;
+}
+
+const STAMP_FIELDS = {
+  workspaceId: '$.workspaceIdentifier.id',
+  fsPath: '$.workspaceIdentifier.uri.fsPath',
+  path: '$.workspaceIdentifier.uri.path',
+  external: '$.workspaceIdentifier.uri.external',
+  workspaceUri: '$.workspaceUri',
+} as const;
+
+function toStamp(values: Record<string, unknown>): WorkspaceStamp | null {
+  const text = (value: unknown): string | null =>
+    typeof value === 'string' && value.length > 0 ? value : null;
+  const workspaceId = text(values.workspaceId);
+  const raw = text(values.fsPath) ?? text(values.external) ?? text(values.path) ?? text(values.workspaceUri);
+  const path = raw === null ? null : normalizeWorkspacePath(raw);
+  return workspaceId === null && path === null ? null : { workspaceId, path };
+}
+
+export class GlobalAttribution {
+  private readonly headers = new Map<string, WorkspaceStamp>();
+  private readonly stampStmt: Database.Statement | null;
+  private readonly stampValues: Database.Statement | null;
+
+  constructor(
+    db: Database.Database,
+    private readonly limits: ReadLimits,
+    private readonly budget: HydrationBudget,
+  ) {
+    const columns = Object.entries(STAMP_FIELDS)
+      .map(([name, path]) => `json_extract(CAST(value AS TEXT), '${path}') AS ${name}`)
+      .join(', ');
+    this.stampStmt = hasTable(db, 'cursorDiskKV')
+      ? db.prepare(
+          `SELECT octet_length(value) AS len, CASE WHEN json_valid(CAST(value AS TEXT)) THEN 1 ELSE 0 END AS ok
+             FROM cursorDiskKV WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+        )
+      : null;
+    this.stampValues = hasTable(db, 'cursorDiskKV')
+      ? db.prepare(
+          `SELECT ${columns} FROM cursorDiskKV WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+        )
+      : null;
+    if (hasTable(db, 'ItemTable')) this.readHeaders(db);
+  }
+
+  private readHeaders(db: Database.Database): void {
+    const rowid = jsonItemRow(db, 'ItemTable', 'composer.composerHeaders', this.limits, this.budget);
+    if (rowid === null) return;
+    const fields = { composerId: '$.composerId', ...STAMP_FIELDS };
+    for (const { values } of jsonArrayElements(
+      db,
+      'ItemTable',
+      rowid,
+      '$.allComposers',
+      fields,
+      this.limits,
+      this.budget,
+    )) {
+      const id = values.composerId;
+      const stamp = toStamp(values);
+      if (typeof id === 'string' && stamp !== null && !this.headers.has(id)) this.headers.set(id, stamp);
+    }
+  }
+
+  /** The `composerData` stamp of a session, or null when absent, unreadable or not JSON. */
+  documentStamp(composerId: string): WorkspaceStamp | null {
+    if (this.stampStmt === null || this.stampValues === null) return null;
+    const key = `${COMPOSER_DATA_PREFIX}${composerId}`;
+    const meta = this.stampStmt.get(key, key) as { len: number | null; ok: number } | undefined;
+    if (meta?.ok !== 1) return null;
+    this.budget.chargeRows(1);
+    checkLimit('sqliteValueBytes', this.limits.sqliteValueBytes, meta.len ?? 0);
+    return toStamp(this.stampValues.get(key, key) as Record<string, unknown>);
+  }
+
+  headerStamp(composerId: string): WorkspaceStamp | null {
+    return this.headers.get(composerId) ?? null;
+  }
+}

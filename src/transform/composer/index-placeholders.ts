@@ -1,0 +1,40 @@
+/**
+ * Placeholder messages for a `head` index entry whose global bubbles are missing (the reference
+ * reader's workspace fallback): the session name as a user message, then every workspace
+ * `aiService.generations` entry inside `[createdAt, lastUpdatedAt + 60 s]`, else `(Empty session)`.
+ */
+import type { ViewMessage } from '../session-view.js';
+import { epochMs, type JsonObject, nonEmptyString } from './composer-fields.js';
+import { type BaseMessage, plainMessage } from './plain-message.js';
+
+const WINDOW_TAIL_MS = 60_000;
+export const EMPTY_SESSION_PLACEHOLDER = '(Empty session)';
+
+function placeholder(
+  index: number,
+  content: string,
+  native: string | null,
+  time: ViewMessage['time'],
+): BaseMessage {
+  return plainMessage({ role: 'user', content, time, extensions: { placeholder: true } }, index, native);
+}
+
+export function indexPlaceholders(entry: JsonObject, generations: readonly JsonObject[]): BaseMessage[] {
+  const messages: BaseMessage[] = [];
+  const name = nonEmptyString(entry.name);
+  if (name !== null) messages.push(placeholder(0, name, null, { kind: 'missing', inferable: true }));
+  const start = epochMs(entry.createdAt);
+  const last = epochMs(entry.lastUpdatedAt) ?? start;
+  if (start !== null && last !== null) {
+    for (const generation of generations) {
+      const at = epochMs(generation.unixMs);
+      const text = nonEmptyString(generation.textDescription);
+      if (at === null || text === null || at < start || at > last + WINDOW_TAIL_MS) continue;
+      const time = { kind: 'direct', ms: at, source: 'composer-timing' } as const;
+      messages.push(placeholder(messages.length, text, nonEmptyString(generation.generationUUID), time));
+    }
+  }
+  if (messages.length === 0)
+    messages.push(placeholder(0, EMPTY_SESSION_PLACEHOLDER, null, { kind: 'missing', inferable: true }));
+  return messages;
+}
