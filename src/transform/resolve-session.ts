@@ -8,6 +8,7 @@ import type { Contribution } from '../extract/source-adapter.js';
 import { InternalError } from '../shared/errors.js';
 import { composerGlobalView } from './composer/composer-global-view.js';
 import { finalizeSession } from './finalize-session.js';
+import { splitStoreContributions, withStore } from './merge/resolve-with-store.js';
 import type { NormalizedSession } from './normalized-session.js';
 import type { SessionView } from './session-view.js';
 
@@ -32,10 +33,10 @@ export function contributionView(contribution: Contribution): SessionView {
 
 export function resolveSession(
   contributions: readonly Contribution[],
-  _options: ResolveOptions,
+  options: ResolveOptions,
 ): NormalizedSession {
-  const views = contributions.map(contributionView);
+  const { store, others } = splitStoreContributions(contributions);
+  const views = others.map(contributionView);
   const [first] = views;
-  if (!first) throw new InternalError('EMPTY_SESSION_GROUP', 'A session group had no contribution');
-  return finalizeSession(first);
+  return finalizeSession(withStore(first ?? null, store, options.preferredSource));
 }
