@@ -15,6 +15,7 @@ import {
   toolParams,
 } from './store-blocks.js';
 import { StoreIdentityAllocator } from './store-identity.js';
+import { storeMessage } from './store-message.js';
 import { buildToolCalls, readToolResult, type ToolResult } from './store-tool-calls.js';
 
 export interface StoreMessagesResult {
@@ -80,25 +81,16 @@ export function storeDbMessages(leaves: readonly StoreLeaf[]): StoreMessagesResu
       continue;
     }
     const messageId = allocator.next(leaf.hash);
-    messages.push({
-      messageId,
-      identityOrigin: 'store-db-v1',
-      role,
-      content: blocks.text,
-      thinking: blocks.thinking,
-      model: null,
-      time: { kind: 'missing', inferable: false },
-      parentMessageId: null,
-      onActiveBranch: true,
-      isSidechain: false,
-      isCorrupted: false,
-      inputTokens: null,
-      outputTokens: null,
-      durationMs: null,
-      origin: 'store',
-      toolCalls: buildToolCalls(calls, messageId, results, used),
-      extensions: null,
-    });
+    messages.push(
+      storeMessage({
+        messageId,
+        identityOrigin: 'store-db-v1',
+        role,
+        content: blocks.text,
+        thinking: blocks.thinking,
+        toolCalls: buildToolCalls(calls, messageId, results, used),
+      }),
+    );
   }
   for (const callId of results.keys()) if (!used.has(callId)) problem('orphan-tool-result');
   return { messages, problems };

@@ -9,7 +9,7 @@ import type {
   StoreSessionFacts,
   StoreTranscriptContribution,
 } from '../../extract/store/store-contribution.js';
-import { diagnostic } from '../../shared/diagnostic.js';
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import type {
   InstanceState,
   SessionTime,
@@ -94,6 +94,39 @@ export function baseStoreView(
   };
 }
 
+function problemDiagnostic(
+  c: StoreContribution,
+  code: string,
+  message: string,
+  details: Record<string, unknown>,
+): Diagnostic {
+  return diagnostic(code, message, details, {
+    sessionId: c.occurrence.sessionId,
+    sourceRef: c.occurrence.occurrenceRef,
+  });
+}
+
+/** A representation that was read: partial when any problem was found. */
+function contributedView(
+  base: SessionView,
+  c: StoreContribution,
+  resolvedSource: 'store-db' | 'store-transcript',
+  messages: ViewMessage[],
+  partial: boolean,
+  notes: Diagnostic[],
+): SessionView {
+  return {
+    ...base,
+    resolvedSource,
+    fidelity: partial ? 'partial' : 'complete',
+    resolutionState: partial ? 'partial' : 'complete',
+    reasonCodes: partial ? ['source-partial'] : [],
+    messages: linkParents(messages),
+    instances: [storeInstance(c, 'contributed', partial ? 'source-partial' : null)],
+    diagnostics: [...base.diagnostics, ...notes],
+  };
+}
+
 function dbView(c: StoreDbContribution): StoreRepresentationView {
   const base = baseStoreView(c, c.data.title, c.data.createdAtMs);
   if (c.data.status === 'failed') {
@@ -106,29 +139,14 @@ function dbView(c: StoreDbContribution): StoreRepresentationView {
   const { messages, problems } = storeDbMessages(c.data.leaves);
   for (const problem of c.data.treeProblems) problems[problem] = (problems[problem] ?? 0) + 1;
   const partial = Object.keys(problems).length > 0;
-  const view: SessionView = {
-    ...base,
-    resolvedSource: 'store-db',
-    fidelity: partial ? 'partial' : 'complete',
-    resolutionState: partial ? 'partial' : 'complete',
-    reasonCodes: partial ? ['source-partial'] : [],
-    messages: linkParents(messages),
-    instances: [storeInstance(c, 'contributed', partial ? 'source-partial' : null)],
-    diagnostics: partial
-      ? [
-          ...base.diagnostics,
-          diagnostic(
-            'STORE_DB_PARTIAL',
-            'A store.db conversation could not be read completely',
-            { problems },
-            {
-              sessionId: c.occurrence.sessionId,
-              sourceRef: c.occurrence.occurrenceRef,
-            },
-          ),
-        ]
-      : base.diagnostics,
-  };
+  const notes = partial
+    ? [
+        problemDiagnostic(c, 'STORE_DB_PARTIAL', 'A store.db conversation could not be read completely', {
+          problems,
+        }),
+      ]
+    : [];
+  const view = contributedView(base, c, 'store-db', messages, partial, notes);
   return { view, usable: messages.length > 0, transcriptState: null };
 }
 
@@ -136,29 +154,20 @@ function transcriptView(c: StoreTranscriptContribution): StoreRepresentationView
   const base = baseStoreView(c, null, null);
   const { messages, state, counts } = transcriptMessages(c.data);
   const partial = state !== 'parsed';
-  const diagnostics = [...base.diagnostics];
-  if (partial && messages.length > 0)
-    diagnostics.push(
-      diagnostic(
-        'STORE_TRANSCRIPT_PARTIAL',
-        'An agent transcript has lines that are not messages',
-        { state, ...counts },
-        {
-          sessionId: c.occurrence.sessionId,
-          sourceRef: c.occurrence.occurrenceRef,
-        },
-      ),
-    );
-  const view: SessionView = {
-    ...base,
-    resolvedSource: 'store-transcript',
-    fidelity: partial ? 'partial' : 'complete',
-    resolutionState: partial ? 'partial' : 'complete',
-    reasonCodes: partial ? ['source-partial'] : [],
+  const notes =
+    partial && messages.length > 0
+      ? [
+          problemDiagnostic(
+            c,
+            'STORE_TRANSCRIPT_PARTIAL',
+            'An agent transcript has lines that are not messages',
+            { state, ...counts },
+          ),
+        ]
+      : [];
+  const view = {
+    ...contributedView(base, c, 'store-transcript', messages, partial, notes),
     transcriptState: state,
-    messages: linkParents(messages),
-    instances: [storeInstance(c, 'contributed', partial ? 'source-partial' : null)],
-    diagnostics,
   };
   return { view, usable: messages.length > 0, transcriptState: state };
 }

@@ -9,6 +9,7 @@ import type { StoreTranscriptData } from '../../extract/store/store-contribution
 import type { ViewMessage } from '../session-view.js';
 import { asObject, asString, readBlocks } from './store-blocks.js';
 import { StoreIdentityAllocator, transcriptFingerprint } from './store-identity.js';
+import { storeMessage } from './store-message.js';
 import { buildToolCalls } from './store-tool-calls.js';
 
 export type TranscriptState =
@@ -96,30 +97,24 @@ export function transcriptMessages(data: StoreTranscriptData): TranscriptMessage
       transcriptFingerprint({ role, content: blocks.text, toolActivity, sourceRelationships }),
     );
     const isSidechain = sourceRelationships.isSidechain === true;
-    messages.push({
-      messageId,
-      identityOrigin: 'store-transcript-v1',
-      role,
-      content: blocks.text,
-      thinking: blocks.thinking,
-      model: null,
-      time: { kind: 'missing', inferable: false },
-      parentMessageId: isSidechain ? previous : previousActive,
-      onActiveBranch: !isSidechain,
-      isSidechain,
-      isCorrupted: false,
-      inputTokens: null,
-      outputTokens: null,
-      durationMs: null,
-      origin: 'store',
-      toolCalls: buildToolCalls(
-        calls.map((c) => ({ ...c, nativeId: null })),
+    messages.push(
+      storeMessage({
         messageId,
-        new Map(),
-        new Set(),
-      ),
-      extensions: null,
-    });
+        identityOrigin: 'store-transcript-v1',
+        role,
+        content: blocks.text,
+        thinking: blocks.thinking,
+        parentMessageId: isSidechain ? previous : previousActive,
+        onActiveBranch: !isSidechain,
+        isSidechain,
+        toolCalls: buildToolCalls(
+          calls.map((c) => ({ ...c, nativeId: null })),
+          messageId,
+          new Map(),
+          new Set(),
+        ),
+      }),
+    );
     previous = messageId;
     if (!isSidechain) previousActive = messageId;
   }

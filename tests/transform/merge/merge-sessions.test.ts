@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeSessions } from '../../../src/transform/merge/merge-sessions.js';
 import type { SessionView, ViewMessage, ViewToolCall } from '../../../src/transform/session-view.js';
+import { storeMessage } from '../../../src/transform/store/store-message.js';
 
 function msg(
   id: string,
@@ -8,24 +9,17 @@ function msg(
   content: string,
   extra: Partial<ViewMessage> = {},
 ): ViewMessage {
+  const fromStore = id.startsWith('store:');
   return {
-    messageId: id,
-    identityOrigin: id.startsWith('store:') ? 'store-db-v1' : 'composer-native',
-    role,
-    content,
-    thinking: null,
-    model: null,
-    time: { kind: 'missing', inferable: false },
-    parentMessageId: null,
-    onActiveBranch: true,
-    isSidechain: false,
-    isCorrupted: false,
-    inputTokens: null,
-    outputTokens: null,
-    durationMs: null,
-    origin: id.startsWith('store:') ? 'store' : 'composer',
-    toolCalls: [],
-    extensions: null,
+    ...storeMessage({
+      messageId: id,
+      identityOrigin: 'store-db-v1',
+      role,
+      content,
+      thinking: null,
+      toolCalls: [],
+    }),
+    ...(fromStore ? {} : { identityOrigin: 'composer-native', origin: 'composer' }),
     ...extra,
   };
 }
