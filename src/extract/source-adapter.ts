@@ -16,6 +16,8 @@ export type SourceKind =
   | 'composer-workspace-db'
   | 'store-session-dir'
   | 'store-transcript'
+  | 'store-subagent-transcript'
+  | 'store-legacy-transcript'
   | 'capture-file'
   | 'backup-archive';
 

@@ -13,6 +13,7 @@ import { composerGlobalView } from './composer/composer-global-view.js';
 import { composerWorkspaceView } from './composer/composer-workspace-view.js';
 import { resolveComposer } from './composer/resolve-composer.js';
 import { finalizeSession } from './finalize-session.js';
+import { splitStoreContributions, withStore } from './merge/resolve-with-store.js';
 import type { NormalizedSession } from './normalized-session.js';
 import type { SessionView } from './session-view.js';
 import { applyScopePlan } from './workspace/scope-plan.js';
@@ -45,7 +46,10 @@ export function resolveSession(
 ): NormalizedSession {
   if (contributions.length === 0)
     throw new InternalError('EMPTY_SESSION_GROUP', 'A session group had no contribution');
-  const composer = contributions.filter((c) => c.kind.startsWith('composer-'));
-  const view = composer.length > 0 ? resolveComposer(composer) : contributionView(contributions[0]!);
+  const { store, others } = splitStoreContributions(contributions);
+  const composer = others.filter((c) => c.kind.startsWith('composer-'));
+  const base =
+    composer.length > 0 ? resolveComposer(composer) : others.length > 0 ? contributionView(others[0]!) : null;
+  const view = withStore(base, store, options.preferredSource);
   return finalizeSession(options.scope ? applyScopePlan(view, options.scope) : view);
 }

@@ -1,0 +1,48 @@
+/**
+ * Depth-first walk of the content-addressed store.db tree from the root: byte-scan each node for
+ * 34-byte frames (`0x0a 0x20 <32>` leaf, `0x12 0x20 <32>` subtree), skip any other byte, visit
+ * children in order, and stop cycles with a visited set over subtrees (a leaf named twice is
+ * emitted twice). Blob bytes come from `readBlob`, which enforces the read limits.
+ */
+export type BlobReader = (id: string) => Uint8Array | null;
+
+export interface TreeWalk {
+  /** Leaf hashes in traversal order. */
+  leaves: string[];
+  problems: string[];
+}
+
+const FRAME = 34;
+const LEAF_TAG = 0x0a;
+const SUBTREE_TAG = 0x12;
+const HASH_LEN = 0x20;
+
+export function walkTree(rootId: string, readBlob: BlobReader): TreeWalk {
+  const leaves: string[] = [];
+  const problems: string[] = [];
+  const visited = new Set<string>();
+  const visit = (id: string): void => {
+    if (visited.has(id)) {
+      problems.push('subtree-cycle');
+      return;
+    }
+    visited.add(id);
+    const node = readBlob(id);
+    if (node === null) {
+      problems.push('missing-tree-blob');
+      return;
+    }
+    let at = 0;
+    while (at + FRAME <= node.length) {
+      const tag = node[at];
+      if ((tag === LEAF_TAG || tag === SUBTREE_TAG) && node[at + 1] === HASH_LEN) {
+        const hash = Buffer.from(node.subarray(at + 2, at + FRAME)).toString('hex');
+        if (tag === LEAF_TAG) leaves.push(hash);
+        else visit(hash);
+        at += FRAME;
+      } else at += 1;
+    }
+  };
+  visit(rootId);
+  return { leaves, problems };
+}

@@ -1,0 +1,64 @@
+/**
+ * A store.db message leaf is plain JSON (optional BOM) or a protobuf message whose field 4
+ * (length-delimited) holds the JSON. Returns the JSON object, or null when neither form decodes.
+ */
+import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+
+function jsonObject(bytes: Uint8Array): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(decodeStrictUtf8(bytes, 'sqlite'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function readVarint(bytes: Uint8Array, at: number): { value: number; next: number } | null {
+  let value = 0;
+  let scale = 1;
+  for (let i = at; i < bytes.length && i < at + 10; i++) {
+    const byte = bytes[i] as number;
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+    if ((byte & 0x80) === 0) return { value, next: i + 1 };
+  }
+  return null;
+}
+
+/** The payloads of every length-delimited field 4, in order; stops at the first wire error. */
+function field4Payloads(bytes: Uint8Array): Uint8Array[] {
+  const payloads: Uint8Array[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const key = readVarint(bytes, at);
+    if (!key) break;
+    const field = Math.floor(key.value / 8);
+    const wire = key.value % 8;
+    at = key.next;
+    if (wire === 0) {
+      const skipped = readVarint(bytes, at);
+      if (!skipped) break;
+      at = skipped.next;
+    } else if (wire === 1) at += 8;
+    else if (wire === 5) at += 4;
+    else if (wire === 2) {
+      const length = readVarint(bytes, at);
+      if (!length || length.next + length.value > bytes.length) break;
+      if (field === 4) payloads.push(bytes.subarray(length.next, length.next + length.value));
+      at = length.next + length.value;
+    } else break;
+  }
+  return payloads;
+}
+
+export function decodeLeaf(bytes: Uint8Array): Record<string, unknown> | null {
+  const direct = jsonObject(bytes);
+  if (direct) return direct;
+  for (const payload of field4Payloads(bytes)) {
+    const wrapped = jsonObject(payload);
+    if (wrapped) return wrapped;
+  }
+  return null;
+}

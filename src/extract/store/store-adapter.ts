@@ -1,0 +1,179 @@
+/**
+ * The Store source adapter: `~/.cursor` (or `--cursor-store-root`) → session directories and
+ * transcripts → one occurrence per representation → one hydrated contribution at a time. An
+ * occurrence outside the workspace I/O boundary is recorded as omitted and never opened.
+ */
+import Database from 'better-sqlite3';
+import { DiagnosticSink } from '../../shared/diagnostic.js';
+import { IoError } from '../../shared/errors.js';
+import { fingerprintFile, occurrenceRefFor, sourceKeyFor } from '../fs/source-identity.js';
+import type {
+  Contribution,
+  DiscoveredSource,
+  ReadContext,
+  SessionOccurrence,
+  SourceAdapter,
+  SourceKind,
+  SourceRoots,
+} from '../source-adapter.js';
+import { openSqliteSnapshot, type SqliteSnapshot } from '../sqlite/sqlite-snapshot.js';
+import type { MetaJsonFacts, StoreContribution, StoreSessionFacts } from './store-contribution.js';
+import { failedDb, readStoreDb } from './store-db-reader.js';
+import {
+  dbExpectation,
+  inventoryStoreRoot,
+  type SessionDirEntry,
+  type TranscriptEntry,
+  transcriptWorkspace,
+} from './store-inventory.js';
+import { readTranscript } from './transcript-reader.js';
+
+type StoreHandle =
+  | { kind: 'dir'; entry: SessionDirEntry; facts: StoreSessionFacts }
+  | { kind: 'transcript'; entry: TranscriptEntry; facts: StoreSessionFacts };
+
+interface PlannedSource {
+  source: DiscoveredSource;
+  occurrence: Omit<SessionOccurrence, 'sourceKey' | 'carrier' | 'occurrenceRef'>;
+}
+
+const TRANSCRIPT_KINDS: Record<TranscriptEntry['layout'], SourceKind> = {
+  nested: 'store-transcript',
+  flat: 'store-transcript',
+  subagent: 'store-subagent-transcript',
+  'legacy-txt': 'store-legacy-transcript',
+};
+
+/** Metadata of several replicas: later updatedAt, then later createdAt, then smaller path (§2.7). */
+function preferredMeta(dirs: readonly SessionDirEntry[]): MetaJsonFacts | null {
+  const metas = dirs
+    .filter((d) => d.meta !== null)
+    .sort(
+      (a, b) =>
+        (b.meta!.updatedAtMs ?? 0) - (a.meta!.updatedAtMs ?? 0) ||
+        (b.meta!.createdAtMs ?? 0) - (a.meta!.createdAtMs ?? 0) ||
+        (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0),
+    );
+  return metas[0]?.meta ?? null;
+}
+
+export class StoreAdapter implements SourceAdapter {
+  readonly name = 'store';
+  private readonly planned = new Map<string, PlannedSource>();
+
+  async discover(roots: SourceRoots): Promise<DiscoveredSource[]> {
+    if (roots.cursorStoreRoot === null) return [];
+    const inventory = inventoryStoreRoot(roots.cursorStoreRoot);
+    const dirsById = new Map<string, SessionDirEntry[]>();
+    for (const dir of inventory.sessionDirs)
+      dirsById.set(dir.sessionId, [...(dirsById.get(dir.sessionId) ?? []), dir]);
+    const transcriptIds = new Set(inventory.transcripts.map((t) => t.sessionId));
+    const cwds = new Set(
+      inventory.sessionDirs.map((d) => d.meta?.cwd).filter((c): c is string => typeof c === 'string'),
+    );
+    const factsFor = (id: string, parent: string | null = null): StoreSessionFacts => {
+      const dirs = dirsById.get(id) ?? [];
+      return { meta: preferredMeta(dirs), dbExpectation: dbExpectation(dirs), parentSessionId: parent };
+    };
+    const sources: DiscoveredSource[] = [];
+    const plan = (
+      kind: SourceKind,
+      locator: string,
+      fingerprintPath: string,
+      occurrence: PlannedSource['occurrence'],
+    ) => {
+      const source: DiscoveredSource = {
+        sourceKey: sourceKeyFor(kind, locator),
+        kind,
+        carrier: roots.carrier,
+        locator,
+        fingerprint: fingerprintFile(fingerprintPath, kind === 'store-session-dir' ? ['-wal'] : []),
+      };
+      this.planned.set(source.sourceKey, { source, occurrence });
+      sources.push(source);
+    };
+    for (const dir of inventory.sessionDirs) {
+      const facts = factsFor(dir.sessionId);
+      // An explicit "no conversation" with no DB and no transcript is not a session at all.
+      if (dir.dbPath === null && dir.meta?.hasConversation === false && !transcriptIds.has(dir.sessionId))
+        continue;
+      const handle: StoreHandle = { kind: 'dir', entry: dir, facts };
+      plan('store-session-dir', dir.dir, dir.dbPath ?? `${dir.dir}/meta.json`, {
+        sessionId: dir.sessionId,
+        representation: dir.dbPath === null ? 'store-metadata' : 'store-db',
+        workspacePath: dir.meta?.cwd ?? null,
+        handle,
+      });
+    }
+    for (const transcript of inventory.transcripts) {
+      const facts = factsFor(transcript.sessionId, transcript.parentSessionId);
+      const handle: StoreHandle = { kind: 'transcript', entry: transcript, facts };
+      plan(TRANSCRIPT_KINDS[transcript.layout], transcript.path, transcript.path, {
+        sessionId: transcript.sessionId,
+        representation: 'store-transcript',
+        workspacePath: facts.meta?.cwd ?? transcriptWorkspace(transcript.projectDir, cwds),
+        handle,
+      });
+    }
+    return sources;
+  }
+
+  async *catalog(source: DiscoveredSource): AsyncIterable<SessionOccurrence> {
+    const planned = this.planned.get(source.sourceKey);
+    if (!planned) return;
+    yield {
+      ...planned.occurrence,
+      sourceKey: source.sourceKey,
+      carrier: source.carrier,
+      occurrenceRef: occurrenceRefFor(source.sourceKey, planned.occurrence.sessionId),
+    };
+  }
+
+  async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
+    const handle = occurrence.handle as StoreHandle;
+    const sink = new DiagnosticSink();
+    const scope = { sessionId: occurrence.sessionId, sourceRef: occurrence.occurrenceRef };
+    const env = { limits: ctx.limits, counters: ctx.counters, sink, scope };
+    const make = (contribution: Omit<StoreContribution, 'occurrence' | 'diagnostics'>): Contribution =>
+      ({ ...contribution, occurrence, diagnostics: sink.items }) as StoreContribution;
+    if (isOffScope(occurrence, ctx)) return make({ kind: 'store-omitted', data: { facts: handle.facts } });
+    if (handle.kind === 'transcript') {
+      const format = handle.entry.layout === 'legacy-txt' ? 'txt' : 'jsonl';
+      return make({
+        kind: 'store-transcript',
+        data: await readTranscript(handle.entry.path, format, handle.facts, env),
+      });
+    }
+    if (handle.entry.dbPath === null) return make({ kind: 'store-metadata', data: { facts: handle.facts } });
+    const unreadable = () => make({ kind: 'store-db', data: failedDb(handle.facts, 'unreadable') });
+    let snapshot: SqliteSnapshot;
+    try {
+      snapshot = await openSqliteSnapshot(handle.entry.dbPath, ctx.temp, 'store');
+    } catch (error) {
+      // A corrupt or vanished file is a degraded source; anything else (capability, bugs) is fatal.
+      if (error instanceof IoError && error.code === 'SOURCE_UNREADABLE') return unreadable();
+      throw error;
+    }
+    try {
+      return make({ kind: 'store-db', data: readStoreDb(snapshot.db, handle.facts, env) });
+    } catch (error) {
+      if (error instanceof Database.SqliteError) return unreadable();
+      throw error;
+    } finally {
+      snapshot.close();
+    }
+  }
+
+  close(): void {
+    this.planned.clear();
+  }
+}
+
+/** Outside the selected workspace and not opted in: the payload is never opened. */
+function isOffScope(occurrence: SessionOccurrence, ctx: ReadContext): boolean {
+  return (
+    ctx.scope !== null &&
+    !ctx.includeCrossWorkspaceSources &&
+    occurrence.workspacePath !== ctx.scope.workspacePath
+  );
+}

@@ -1,0 +1,82 @@
+/** What the Store extractor hands to the transform stage for one occurrence of a session UUID. */
+import type { Contribution } from '../source-adapter.js';
+
+/** Facts read from `meta.json` (cursor-formats §2.2); secrets and unknown fields are dropped. */
+export interface MetaJsonFacts {
+  /** False when the file existed but was not supported JSON. */
+  supported: boolean;
+  hasConversation: boolean | null;
+  cwd: string | null;
+  title: string | null;
+  createdAtMs: number | null;
+  updatedAtMs: number | null;
+}
+
+/** Whether a store.db is expected for the UUID (cursor-formats §2.7 step 3). */
+export type DbExpectation = 'expected' | 'not-expected' | 'unknown';
+
+/** Facts shared by every occurrence of one UUID, from the metadata inventory. */
+export interface StoreSessionFacts {
+  meta: MetaJsonFacts | null;
+  dbExpectation: DbExpectation;
+  /** Parent session UUID of a subagent transcript. */
+  parentSessionId: string | null;
+}
+
+/** One decoded leaf of the store.db tree, in depth-first traversal order. */
+export interface StoreLeaf {
+  /** Lowercase 64-hex leaf hash named by the tree frame. */
+  hash: string;
+  /** The message JSON, or null when the blob is missing or malformed. */
+  message: Record<string, unknown> | null;
+  problem: 'missing-blob' | 'malformed-leaf' | null;
+}
+
+export interface StoreDbData {
+  /** `failed`: the DB could not be read (unreadable, bad meta); `read`: the tree was walked. */
+  status: 'read' | 'failed';
+  failure: string | null;
+  title: string | null;
+  createdAtMs: number | null;
+  leaves: StoreLeaf[];
+  /** Tree problems (missing subtree blobs, cycles) that make the view partial. */
+  treeProblems: string[];
+  facts: StoreSessionFacts;
+}
+
+export interface TranscriptRecord {
+  /** 1-based physical line number. */
+  line: number;
+  record: Record<string, unknown>;
+}
+
+export type TranscriptReadState = 'read' | 'missing' | 'unreadable';
+
+export interface StoreTranscriptData {
+  format: 'jsonl' | 'txt';
+  readState: TranscriptReadState;
+  /** Parsed records in order (jsonl), or synthesized role/content records (txt). */
+  records: TranscriptRecord[];
+  /** Closed frames that were not JSON objects, plus a partial tail. */
+  malformedLines: number;
+  partialTail: boolean;
+  /** A limit or encoding failure cut the read short. */
+  cutShort: boolean;
+  facts: StoreSessionFacts;
+}
+
+export interface StoreMetadataData {
+  facts: StoreSessionFacts;
+}
+
+export type StoreDbContribution = Contribution<'store-db', StoreDbData>;
+export type StoreTranscriptContribution = Contribution<'store-transcript', StoreTranscriptData>;
+export type StoreMetadataContribution = Contribution<'store-metadata', StoreMetadataData>;
+/** A known occurrence outside the workspace I/O boundary: recorded, never opened. */
+export type StoreOmittedContribution = Contribution<'store-omitted', { facts: StoreSessionFacts }>;
+
+export type StoreContribution =
+  | StoreDbContribution
+  | StoreTranscriptContribution
+  | StoreMetadataContribution
+  | StoreOmittedContribution;

@@ -1,0 +1,90 @@
+/**
+ * Reads one store.db from a consistent snapshot: the hex meta row, then the tree walk with every
+ * blob size checked against `sqliteValueBytes` before it is materialized and charged to the
+ * session's hydration budget. Problems become data (`failed` status or per-leaf problems).
+ */
+import type Database from 'better-sqlite3';
+import type { DiagnosticSink } from '../../shared/diagnostic.js';
+import { diagnostic } from '../../shared/diagnostic.js';
+import { checkLimit } from '../limits/limit-exceeded.js';
+import type { ReadLimits } from '../limits/read-limits.js';
+import type { ReadCounters } from '../read-counters.js';
+import { HydrationBudget } from '../sqlite/keyset-pager.js';
+import { hasTable } from '../sqlite/sqlite-snapshot.js';
+import { walkTree } from './blob-tree.js';
+import { decodeLeaf } from './leaf-decode.js';
+import type { StoreDbData, StoreLeaf, StoreSessionFacts } from './store-contribution.js';
+import { decodeStoreMetaRow, StoreMetaInvalid } from './store-meta-row.js';
+
+interface ReadEnv {
+  limits: ReadLimits;
+  counters: ReadCounters;
+  sink: DiagnosticSink;
+  scope: { sessionId: string; sourceRef: string };
+}
+
+export function failedDb(facts: StoreSessionFacts, failure: string): StoreDbData {
+  return { status: 'failed', failure, title: null, createdAtMs: null, leaves: [], treeProblems: [], facts };
+}
+
+function blobReader(db: Database.Database, env: ReadEnv, budget: HydrationBudget) {
+  const sizeStmt = db.prepare('SELECT octet_length(data) AS len FROM blobs WHERE id = ?');
+  const dataStmt = db.prepare('SELECT CAST(data AS BLOB) AS data FROM blobs WHERE id = ?');
+  return (id: string): Uint8Array | null => {
+    const meta = sizeStmt.get(id) as { len: number | null } | undefined;
+    if (!meta || meta.len === null) return null;
+    budget.chargeRows(1);
+    checkLimit('sqliteValueBytes', env.limits.sqliteValueBytes, meta.len);
+    const row = dataStmt.get(id) as { data: Buffer } | undefined;
+    if (!row) return null;
+    checkLimit('sqliteValueBytes', env.limits.sqliteValueBytes, row.data.length);
+    budget.chargeBytes(row.data.length);
+    env.counters.chargePayload(row.data.length);
+    return row.data;
+  };
+}
+
+export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env: ReadEnv): StoreDbData {
+  if (!hasTable(db, 'meta') || !hasTable(db, 'blobs')) return failedDb(facts, 'missing-tables');
+  const metaSize = db.prepare("SELECT octet_length(value) AS len FROM meta WHERE key = '0'").get() as
+    | { len: number | null }
+    | undefined;
+  if (!metaSize || metaSize.len === null) return failedDb(facts, 'missing-meta-row');
+  checkLimit('sqliteValueBytes', env.limits.sqliteValueBytes, metaSize.len);
+  const metaRow = db.prepare("SELECT CAST(value AS TEXT) AS value FROM meta WHERE key = '0'").get() as {
+    value: string;
+  };
+  let meta: ReturnType<typeof decodeStoreMetaRow>;
+  try {
+    meta = decodeStoreMetaRow(metaRow.value);
+  } catch (error) {
+    if (!(error instanceof StoreMetaInvalid)) throw error;
+    env.sink.add(
+      diagnostic(
+        'STORE_META_INVALID',
+        'A store.db meta row is not hex-encoded JSON',
+        { reason: error.reason },
+        env.scope,
+      ),
+    );
+    return failedDb(facts, 'invalid-meta-row');
+  }
+  const base = {
+    status: 'read' as const,
+    failure: null,
+    title: meta.name,
+    createdAtMs: meta.createdAtMs,
+    facts,
+  };
+  if (meta.latestRootBlobId === null) return { ...base, leaves: [], treeProblems: [] };
+  const budget = new HydrationBudget(env.limits);
+  const readBlob = blobReader(db, env, budget);
+  const walk = walkTree(meta.latestRootBlobId, readBlob);
+  const leaves: StoreLeaf[] = walk.leaves.map((hash) => {
+    const bytes = readBlob(hash);
+    if (bytes === null) return { hash, message: null, problem: 'missing-blob' };
+    const message = decodeLeaf(bytes);
+    return { hash, message, problem: message === null ? 'malformed-leaf' : null };
+  });
+  return { ...base, leaves, treeProblems: walk.problems };
+}

@@ -1,0 +1,148 @@
+/**
+ * Metadata-only inventory of a Store root (cursor-formats §2.1, §2.7): session directories under
+ * `chats/<md5(cwd)>/<uuid>/`, compact `chats/<32hex>/store.db`, `acp-sessions/<uuid>/`, and agent
+ * transcripts under `projects/<slug>/agent-transcripts/` (nested, flat, subagents, legacy `.txt`).
+ * Only directory listings and `meta.json` are read; no conversation payload.
+ */
+import { type Dirent, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readMetaJson } from './meta-json.js';
+import type { DbExpectation, MetaJsonFacts } from './store-contribution.js';
+
+export interface SessionDirEntry {
+  sessionId: string;
+  dir: string;
+  layout: 'chats' | 'compact' | 'acp';
+  dbPath: string | null;
+  meta: MetaJsonFacts | null;
+}
+
+export type TranscriptLayout = 'nested' | 'flat' | 'subagent' | 'legacy-txt';
+
+export interface TranscriptEntry {
+  sessionId: string;
+  path: string;
+  layout: TranscriptLayout;
+  projectDir: string;
+  parentSessionId: string | null;
+}
+
+export interface StoreInventory {
+  sessionDirs: SessionDirEntry[];
+  transcripts: TranscriptEntry[];
+}
+
+const HEX32 = /^[0-9a-fA-F]{32}$/;
+const EPOCH_BUCKET = /^\d{13}$/;
+
+function list(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+  } catch {
+    return [];
+  }
+}
+
+function hasFile(entries: Dirent[], name: string): boolean {
+  return entries.some((e) => e.isFile() && e.name === name);
+}
+
+function sessionDir(
+  sessionId: string,
+  dir: string,
+  layout: SessionDirEntry['layout'],
+): SessionDirEntry | null {
+  const entries = list(dir);
+  const dbPath = hasFile(entries, 'store.db') ? join(dir, 'store.db') : null;
+  const meta = hasFile(entries, 'meta.json') ? readMetaJson(join(dir, 'meta.json')) : null;
+  if (dbPath === null && meta === null) return null;
+  return { sessionId, dir, layout, dbPath, meta };
+}
+
+function inventoryChats(root: string, out: SessionDirEntry[]): void {
+  for (const bucket of list(join(root, 'chats'))) {
+    if (!bucket.isDirectory()) continue;
+    const bucketDir = join(root, 'chats', bucket.name);
+    const inside = list(bucketDir);
+    if (HEX32.test(bucket.name) && hasFile(inside, 'store.db')) {
+      const entry = sessionDir(bucket.name, bucketDir, 'compact');
+      if (entry) out.push(entry);
+      continue;
+    }
+    for (const child of inside) {
+      if (!child.isDirectory()) continue;
+      const entry = sessionDir(child.name, join(bucketDir, child.name), 'chats');
+      if (entry) out.push(entry);
+    }
+  }
+  for (const child of list(join(root, 'acp-sessions'))) {
+    if (!child.isDirectory()) continue;
+    const entry = sessionDir(child.name, join(root, 'acp-sessions', child.name), 'acp');
+    if (entry) out.push(entry);
+  }
+}
+
+function stem(name: string, extension: string): string | null {
+  return name.endsWith(extension) && name.length > extension.length ? name.slice(0, -extension.length) : null;
+}
+
+function inventoryTranscripts(root: string, out: TranscriptEntry[]): void {
+  for (const project of list(join(root, 'projects'))) {
+    if (!project.isDirectory()) continue;
+    const base = join(root, 'projects', project.name, 'agent-transcripts');
+    const add = (sessionId: string, path: string, layout: TranscriptLayout, parent: string | null = null) =>
+      out.push({ sessionId, path, layout, projectDir: project.name, parentSessionId: parent });
+    for (const entry of list(base)) {
+      if (entry.isFile()) {
+        const flat = stem(entry.name, '.jsonl');
+        const legacy = stem(entry.name, '.txt');
+        if (flat !== null) add(flat, join(base, entry.name), 'flat');
+        else if (legacy !== null) add(legacy, join(base, entry.name), 'legacy-txt');
+        continue;
+      }
+      if (!entry.isDirectory()) continue;
+      const nestedDir = join(base, entry.name);
+      const inside = list(nestedDir);
+      if (hasFile(inside, `${entry.name}.jsonl`))
+        add(entry.name, join(nestedDir, `${entry.name}.jsonl`), 'nested');
+      for (const sub of list(join(nestedDir, 'subagents'))) {
+        const id = sub.isFile() ? stem(sub.name, '.jsonl') : null;
+        if (id !== null) add(id, join(nestedDir, 'subagents', sub.name), 'subagent', entry.name);
+      }
+    }
+  }
+}
+
+export function inventoryStoreRoot(root: string): StoreInventory {
+  const inventory: StoreInventory = { sessionDirs: [], transcripts: [] };
+  inventoryChats(root, inventory.sessionDirs);
+  inventoryTranscripts(root, inventory.transcripts);
+  return inventory;
+}
+
+/** cursor-history's forward slug of a cwd: separators and colons become `-`. */
+export function forwardSlug(cwd: string): string {
+  let path = cwd.replaceAll('\\', '/');
+  if (/^[A-Za-z]:/.test(path)) path = path[0]!.toLowerCase() + path.slice(1);
+  return path.replace(/^\/+|\/+$/g, '').replace(/[/:]+/g, '-');
+}
+
+/** A transcript's workspace: its project slug names exactly one known cwd (or a no-workspace bucket with one cwd). */
+export function transcriptWorkspace(projectDir: string, cwds: ReadonlySet<string>): string | null {
+  const all = [...cwds];
+  const matches = all.filter((cwd) => forwardSlug(cwd) === projectDir);
+  if (matches.length === 1) return matches[0]!;
+  if ((projectDir === 'empty-window' || EPOCH_BUCKET.test(projectDir)) && all.length === 1) return all[0]!;
+  return null;
+}
+
+/** DB expectation for one UUID from all of its session directories (cursor-formats §2.7 step 3). */
+export function dbExpectation(dirs: readonly SessionDirEntry[]): DbExpectation {
+  if (dirs.length === 0) return 'not-expected';
+  if (dirs.some((d) => d.dbPath !== null || d.meta?.hasConversation === true)) return 'expected';
+  if (dirs.some((d) => d.meta === null || !d.meta.supported || d.meta.hasConversation === null))
+    return 'unknown';
+  return 'not-expected';
+}

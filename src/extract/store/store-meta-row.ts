@@ -1,0 +1,48 @@
+/**
+ * The store.db `meta` row '0': hex-encoded UTF-8 JSON. Odd length or a non-hex character is
+ * rejected; only `name`, `latestRootBlobId` and `createdAt` are kept, so `blobEncryptionKey` and
+ * any other meta secret never leave this function.
+ */
+import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+import { epochMsField, stringField } from './meta-json.js';
+
+export interface StoreMetaRow {
+  name: string | null;
+  latestRootBlobId: string | null;
+  createdAtMs: number | null;
+}
+
+export class StoreMetaInvalid extends Error {
+  constructor(readonly reason: 'odd-length' | 'non-hex' | 'not-json-object' | 'invalid-encoding') {
+    super(`store.db meta row is invalid: ${reason}`);
+  }
+}
+
+const HEX = /^[0-9a-fA-F]*$/;
+const HASH = /^[0-9a-fA-F]{64}$/;
+
+export function decodeStoreMetaRow(hex: string): StoreMetaRow {
+  if (hex.length % 2 !== 0) throw new StoreMetaInvalid('odd-length');
+  if (!HEX.test(hex)) throw new StoreMetaInvalid('non-hex');
+  let text: string;
+  try {
+    text = decodeStrictUtf8(Buffer.from(hex, 'hex'), 'sqlite');
+  } catch {
+    throw new StoreMetaInvalid('invalid-encoding');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new StoreMetaInvalid('not-json-object');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new StoreMetaInvalid('not-json-object');
+  const meta = value as Record<string, unknown>;
+  const root = stringField(meta.latestRootBlobId);
+  return {
+    name: stringField(meta.name),
+    latestRootBlobId: root !== null && HASH.test(root) ? root.toLowerCase() : null,
+    createdAtMs: epochMsField(meta.createdAt),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Content keys for aligning Composer and Store messages: role, normalized text and tool
+ * signatures. Normalization collapses whitespace and strips a whole-message `<user_query>` wrapper;
+ * blank and corrupt messages never anchor.
+ */
+import { canonicalJson } from '../canonical-json.js';
+import type { ViewMessage, ViewToolCall } from '../session-view.js';
+
+const PLACEHOLDERS = new Set(['', '[empty message]', '[corrupted message]']);
+const USER_QUERY = /^<user_query>([\s\S]*)<\/user_query>$/;
+
+export function normalizeText(content: string): string {
+  const collapsed = content.replace(/\s+/g, ' ').trim();
+  const wrapped = USER_QUERY.exec(collapsed);
+  return wrapped ? wrapped[1]!.trim() : collapsed;
+}
+
+export function hasRealContent(message: ViewMessage): boolean {
+  return !message.isCorrupted && !PLACEHOLDERS.has(message.content.trim());
+}
+
+function paramsKey(params: unknown): string | null {
+  return params === null || params === undefined ? null : canonicalJson(params);
+}
+
+function toolSignature(call: ViewToolCall): [string, string | null] {
+  return [call.name, paramsKey(call.params)];
+}
+
+/** The strong key, or null for a blank message (which must never anchor). */
+export function strongKey(message: ViewMessage): string | null {
+  if (!hasRealContent(message) && message.toolCalls.length === 0) return null;
+  return canonicalJson([
+    message.role,
+    hasRealContent(message) ? normalizeText(message.content) : '',
+    message.toolCalls.map(toolSignature),
+  ]);
+}
+
+/** Two calls of the same tool contradict each other when both carry different parameters. */
+function toolsContradict(a: readonly ViewToolCall[], b: readonly ViewToolCall[]): boolean {
+  return a.some((x) =>
+    b.some((y) => {
+      if (x.name !== y.name) return false;
+      const px = paramsKey(x.params);
+      const py = paramsKey(y.params);
+      return px !== null && py !== null && px !== py;
+    }),
+  );
+}
+
+/** Compatible for gap filling: same role, no contradicting real text or same-name tool params. */
+export function compatible(composer: ViewMessage, store: ViewMessage): boolean {
+  if (composer.role !== store.role) return false;
+  if (composer.isCorrupted !== store.isCorrupted && composer.isCorrupted) return false;
+  if (
+    hasRealContent(composer) &&
+    hasRealContent(store) &&
+    normalizeText(composer.content) !== normalizeText(store.content)
+  )
+    return false;
+  return !toolsContradict(composer.toolCalls, store.toolCalls);
+}

@@ -1,0 +1,91 @@
+/**
+ * Representation selection for one Store session UUID (cursor-formats §2.7 step 4, Matrix v1):
+ * a usable store.db is the sole backbone and transcripts are `superseded`; else a transcript with
+ * messages is primary (degraded when a DB was expected or its expectation is unknown); else a
+ * metadata-only degraded row. Replicas of the chosen role reconcile or become one ambiguity row;
+ * an off-scope occurrence is omitted (never opened) and makes the view explicitly partial.
+ */
+import type { StoreContribution } from '../../extract/store/store-contribution.js';
+import { reconcileReplicas } from '../replicas/reconcile-replicas.js';
+import type { SessionView, ViewSourceInstance } from '../session-view.js';
+import { type StoreRepresentationView, storeInstance, storeRepresentationView } from './store-view.js';
+
+interface Rep extends StoreRepresentationView {
+  contribution: StoreContribution;
+}
+
+function degrade(view: SessionView, reasonCode: string): SessionView {
+  return {
+    ...view,
+    fidelity: 'partial',
+    resolutionState: view.resolutionState === 'ambiguous' ? 'ambiguous' : 'partial',
+    reasonCodes: view.reasonCodes.includes(reasonCode) ? view.reasonCodes : [...view.reasonCodes, reasonCode],
+  };
+}
+
+/** Instances of the representations that did not become the backbone. */
+function otherInstances(
+  reps: readonly Rep[],
+  chosen: ReadonlySet<Rep>,
+  backbone: 'db' | 'transcript' | 'none',
+): ViewSourceInstance[] {
+  return reps
+    .filter((rep) => !chosen.has(rep))
+    .map((rep) => {
+      const c = rep.contribution;
+      if (c.kind === 'store-omitted') return rep.view.instances[0]!;
+      if (c.kind === 'store-transcript' && backbone === 'db')
+        return storeInstance(c, 'superseded', 'superseded-by-store-db');
+      if (c.kind === 'store-metadata')
+        return storeInstance(c, backbone === 'none' ? 'contributed' : 'superseded', null);
+      return rep.view.instances[0]?.state === 'failed'
+        ? rep.view.instances[0]
+        : storeInstance(c, 'failed', 'source-unavailable');
+    });
+}
+
+export function resolveStoreSession(contributions: readonly StoreContribution[]): SessionView {
+  const reps: Rep[] = contributions.map((contribution) => ({
+    ...storeRepresentationView(contribution),
+    contribution,
+  }));
+  const dbs = reps.filter((r) => r.contribution.kind === 'store-db' && r.usable);
+  const transcripts = reps.filter((r) => r.contribution.kind === 'store-transcript' && r.usable);
+  const backbone = dbs.length > 0 ? 'db' : transcripts.length > 0 ? 'transcript' : 'none';
+  const chosen = backbone === 'db' ? dbs : backbone === 'transcript' ? transcripts : [];
+  const facts = contributions[0]!.data.facts;
+  let view: SessionView;
+  if (chosen.length > 0) view = reconcileReplicas(chosen.map((r) => r.view));
+  else {
+    const first = reps.find((r) => r.contribution.kind !== 'store-omitted') ?? reps[0]!;
+    const empty = {
+      ...first.view,
+      resolvedSource: 'store-metadata' as const,
+      instances: [],
+      diagnostics: [],
+      sourceKeys: [],
+    };
+    view = degrade({ ...empty, transcriptState: 'missing' }, 'store-conversation-unavailable');
+  }
+  const chosenSet = new Set<Rep>(chosen);
+  view = {
+    ...view,
+    instances: [...view.instances, ...otherInstances(reps, chosenSet, backbone)],
+    diagnostics: [
+      ...view.diagnostics,
+      ...reps.filter((r) => !chosenSet.has(r)).flatMap((r) => r.view.diagnostics),
+    ],
+    sourceKeys: [
+      ...view.sourceKeys,
+      ...reps.filter((r) => !chosenSet.has(r)).flatMap((r) => r.view.sourceKeys),
+    ],
+    transcriptState: reps.find((r) => r.transcriptState !== null)?.transcriptState ?? view.transcriptState,
+  };
+  if (backbone === 'transcript' && facts.dbExpectation === 'expected')
+    view = degrade(view, 'expected-store-db-unavailable');
+  if (backbone === 'transcript' && facts.dbExpectation === 'unknown')
+    view = degrade(view, 'store-db-expectation-unknown');
+  if (reps.some((r) => r.contribution.kind === 'store-omitted'))
+    view = degrade(view, 'workspace-scope-omitted');
+  return view;
+}

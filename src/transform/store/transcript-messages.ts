@@ -1,0 +1,122 @@
+/**
+ * Agent transcript records → view messages and the transcript state (cursor-formats §2.6).
+ * Lifecycle frames (`turn_ended`) are not messages and do not degrade the state; `type:error`
+ * lines, unsupported records/blocks, malformed frames, a partial tail or a cut-short read do.
+ * Identity: `store:v1:transcript:<sha256 canonical {role, content, toolActivity,
+ * sourceRelationships}>:<n>` in physical line order.
+ */
+import type { StoreTranscriptData } from '../../extract/store/store-contribution.js';
+import type { ViewMessage } from '../session-view.js';
+import { asObject, asString, readBlocks } from './store-blocks.js';
+import { StoreIdentityAllocator, transcriptFingerprint } from './store-identity.js';
+import { storeMessage } from './store-message.js';
+import { buildToolCalls } from './store-tool-calls.js';
+
+export type TranscriptState =
+  | 'parsed'
+  | 'partial'
+  | 'empty'
+  | 'error-only'
+  | 'unsupported'
+  | 'unreadable'
+  | 'missing';
+
+export interface TranscriptMessagesResult {
+  messages: ViewMessage[];
+  state: TranscriptState;
+  counts: { errorLines: number; unsupportedLines: number; malformedLines: number; lifecycleFrames: number };
+}
+
+function relationships(record: Record<string, unknown>): Record<string, unknown> {
+  const message = asObject(record.message) ?? {};
+  const parent =
+    asString(record.parentMessageId) ??
+    asString(record.parentId) ??
+    asString(message.parentMessageId) ??
+    asString(message.parentId);
+  const sidechain = record.isSidechain ?? message.isSidechain;
+  return {
+    ...(parent === null ? {} : { parentMessageId: parent }),
+    ...(typeof sidechain === 'boolean' ? { isSidechain: sidechain } : {}),
+  };
+}
+
+function stateOf(
+  data: StoreTranscriptData,
+  messages: number,
+  counts: TranscriptMessagesResult['counts'],
+): TranscriptState {
+  if (data.readState !== 'read') return data.readState;
+  const bad = counts.errorLines + counts.unsupportedLines + counts.malformedLines;
+  if (messages > 0) return bad > 0 || data.partialTail || data.cutShort ? 'partial' : 'parsed';
+  if (data.cutShort) return 'unreadable';
+  if (counts.errorLines > 0 && counts.unsupportedLines + counts.malformedLines === 0) return 'error-only';
+  if (bad > 0 || data.partialTail) return 'unsupported';
+  return 'empty';
+}
+
+export function transcriptMessages(data: StoreTranscriptData): TranscriptMessagesResult {
+  const counts = {
+    errorLines: 0,
+    unsupportedLines: 0,
+    malformedLines: data.malformedLines,
+    lifecycleFrames: 0,
+  };
+  const allocator = new StoreIdentityAllocator('transcript');
+  const messages: ViewMessage[] = [];
+  let previousActive: string | null = null;
+  let previous: string | null = null;
+  for (const { record } of data.records) {
+    if (record.type === 'turn_ended') {
+      counts.lifecycleFrames += 1;
+      continue;
+    }
+    if (record.type === 'error') {
+      counts.errorLines += 1;
+      continue;
+    }
+    const role = record.role;
+    if (role === 'system') continue;
+    if (role !== 'user' && role !== 'assistant') {
+      counts.unsupportedLines += 1;
+      continue;
+    }
+    const blocks = readBlocks(asObject(record.message)?.content ?? record.content);
+    if (blocks.unsupported.length > 0 || blocks.results.length > 0) counts.unsupportedLines += 1;
+    const calls = blocks.calls.map((call) => ({ ...call, params: asObject(call.params) ?? undefined }));
+    if (blocks.text === '' && calls.length === 0) {
+      if (blocks.unsupported.length === 0 && blocks.results.length === 0) counts.unsupportedLines += 1;
+      continue;
+    }
+    const sourceRelationships = relationships(record);
+    const toolActivity = calls.map((c) => ({
+      name: c.name,
+      ...(c.params === undefined ? {} : { params: c.params }),
+    }));
+    const messageId = allocator.next(
+      transcriptFingerprint({ role, content: blocks.text, toolActivity, sourceRelationships }),
+    );
+    const isSidechain = sourceRelationships.isSidechain === true;
+    messages.push(
+      storeMessage({
+        messageId,
+        identityOrigin: 'store-transcript-v1',
+        role,
+        content: blocks.text,
+        thinking: blocks.thinking,
+        parentMessageId: isSidechain ? previous : previousActive,
+        onActiveBranch: !isSidechain,
+        isSidechain,
+        toolCalls: buildToolCalls(
+          calls.map((c) => ({ ...c, nativeId: null })),
+          messageId,
+          new Map(),
+          new Set(),
+        ),
+      }),
+    );
+    previous = messageId;
+    if (!isSidechain) previousActive = messageId;
+  }
+  return { messages, state: stateOf(data, messages.length, counts), counts };
+}

@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  jsonLeaf,
+  protobufLeaf,
+  StoreDbBuilder,
+  treeNode,
+} from '../../../fixtures/store/store-db-builder.js';
+import { SourceLimitExceeded } from '../../../src/extract/limits/limit-exceeded.js';
+import { DEFAULT_READ_LIMITS, resolveReadLimits } from '../../../src/extract/limits/read-limits.js';
+import { ReadCounters } from '../../../src/extract/read-counters.js';
+import { walkTree } from '../../../src/extract/store/blob-tree.js';
+import { decodeLeaf } from '../../../src/extract/store/leaf-decode.js';
+import { readStoreDb } from '../../../src/extract/store/store-db-reader.js';
+import { decodeStoreMetaRow, StoreMetaInvalid } from '../../../src/extract/store/store-meta-row.js';
+import { DiagnosticSink } from '../../../src/shared/diagnostic.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'store-db-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let count = 0;
+const facts = { meta: null, dbExpectation: 'expected' as const, parentSessionId: null };
+
+function env(limits = DEFAULT_READ_LIMITS) {
+  return {
+    limits,
+    counters: new ReadCounters(),
+    sink: new DiagnosticSink(),
+    scope: { sessionId: 's', sourceRef: 'r' },
+  };
+}
+
+function newDb(): { builder: StoreDbBuilder; path: string } {
+  const path = join(dir, `db${count++}.sqlite`);
+  return { builder: new StoreDbBuilder(path), path };
+}
+
+describe('store.db tree walk', () => {
+  it('walks leaves depth-first in order through 0x12 subtrees and skips unknown bytes', () => {
+    const blobs = new Map<string, Uint8Array>();
+    const put = (bytes: Uint8Array) => {
+      const id = StoreDbBuilder.hashOf(bytes);
+      blobs.set(id, bytes);
+      return id;
+    };
+    const a = put(jsonLeaf({ n: 'a' }));
+    const b = put(jsonLeaf({ n: 'b' }));
+    const c = put(jsonLeaf({ n: 'c' }));
+    const sub = put(treeNode([{ leaf: b }]));
+    const root = put(
+      treeNode([
+        { raw: new Uint8Array([0x08, 0x01, 0x0a]) },
+        { leaf: a },
+        { subtree: sub },
+        { leaf: c },
+        { leaf: a },
+      ]),
+    );
+    const walk = walkTree(root, (id) => blobs.get(id) ?? null);
+    expect(walk.leaves).toEqual([a, b, c, a]);
+    expect(walk.problems).toEqual([]);
+  });
+
+  it('stops a subtree cycle with the visited set and reports a missing subtree blob', () => {
+    const blobs = new Map<string, Uint8Array>();
+    const leaf = StoreDbBuilder.hashOf(jsonLeaf({ n: 1 }));
+    const missing = 'ab'.repeat(32);
+    const selfRef = treeNode([{ leaf }, { subtree: missing }]);
+    const root = StoreDbBuilder.hashOf(selfRef);
+    blobs.set(root, Buffer.concat([Buffer.from(selfRef), Buffer.from(treeNode([{ subtree: root }]))]));
+    const walk = walkTree(root, (id) => blobs.get(id) ?? null);
+    expect(walk.leaves).toEqual([leaf]);
+    expect(walk.problems.sort()).toEqual(['missing-tree-blob', 'subtree-cycle']);
+  });
+});
+
+describe('store.db leaves', () => {
+  it('decodes plain JSON (with a BOM) and protobuf field 4', () => {
+    expect(decodeLeaf(Buffer.from('\uFEFF{"role":"user"}'))).toEqual({ role: 'user' });
+    expect(decodeLeaf(protobufLeaf({ role: 'assistant', content: 'x'.repeat(300) }))).toMatchObject({
+      role: 'assistant',
+    });
+    expect(decodeLeaf(Buffer.from([0x22, 0x05, 0x31, 0x32]))).toBeNull();
+  });
+});
+
+describe('store.db meta row', () => {
+  it('decodes lower- and upper-case hex and keeps only name, root and createdAt (never blobEncryptionKey)', () => {
+    const json = JSON.stringify({
+      name: 'T',
+      latestRootBlobId: 'AB'.repeat(32),
+      createdAt: 1783737832293,
+      blobEncryptionKey: 'k',
+    });
+    const row = decodeStoreMetaRow(Buffer.from(json).toString('hex').toUpperCase());
+    expect(row).toEqual({ name: 'T', latestRootBlobId: 'ab'.repeat(32), createdAtMs: 1783737832293 });
+    expect(JSON.stringify(row)).not.toContain('blobEncryptionKey');
+  });
+
+  it('rejects odd length and non-hex characters', () => {
+    expect(() => decodeStoreMetaRow('7b7')).toThrow(StoreMetaInvalid);
+    expect(() => decodeStoreMetaRow('7g')).toThrow(expect.objectContaining({ reason: 'non-hex' }));
+    expect(() => decodeStoreMetaRow('7b7')).toThrow(expect.objectContaining({ reason: 'odd-length' }));
+  });
+});
+
+describe('store.db reader', () => {
+  it('marks a missing leaf blob and a malformed leaf, and ignores unreachable blobs', () => {
+    const { builder, path } = newDb();
+    const good = builder.blob(jsonLeaf({ role: 'user', content: 'hi' }));
+    builder.blob(jsonLeaf({ role: 'user', content: 'unreachable' }));
+    const bad = builder.blob(Buffer.from('not json'));
+    const missing = StoreDbBuilder.hashOf(jsonLeaf({ role: 'assistant', content: 'gone' }));
+    const root = builder.blob(treeNode([{ leaf: good }, { leaf: missing }, { leaf: bad }]));
+    builder.meta({ latestRootBlobId: root, name: 'n', createdAt: 1783737832293 });
+    builder.close();
+    const db = new Database(path, { readonly: true });
+    const data = readStoreDb(db, facts, env());
+    db.close();
+    expect(data.leaves.map((l) => l.problem)).toEqual([null, 'missing-blob', 'malformed-leaf']);
+    expect(JSON.stringify(data)).not.toContain('unreachable');
+  });
+
+  it('checks a blob against sqliteValueBytes before materializing it', () => {
+    const { builder, path } = newDb();
+    const big = builder.blob(jsonLeaf({ role: 'user', content: 'x'.repeat(2000) }));
+    const root = builder.blob(treeNode([{ leaf: big }]));
+    builder.meta({ latestRootBlobId: root });
+    builder.close();
+    const db = new Database(path, { readonly: true });
+    const limits = resolveReadLimits({ sqliteValueBytes: 1024 });
+    expect(() => readStoreDb(db, facts, env(limits))).toThrow(SourceLimitExceeded);
+    db.close();
+  });
+
+  it('fails (as data) on an invalid hex meta row without throwing', () => {
+    const { builder, path } = newDb();
+    builder.metaRaw('xyz');
+    builder.close();
+    const db = new Database(path, { readonly: true });
+    const e = env();
+    const data = readStoreDb(db, facts, e);
+    db.close();
+    expect(data).toMatchObject({ status: 'failed', failure: 'invalid-meta-row' });
+    expect(e.sink.items[0]?.code).toBe('STORE_META_INVALID');
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { StoreTranscriptData, TranscriptRecord } from '../../../src/extract/store/store-contribution.js';
+import { transcriptMessages } from '../../../src/transform/store/transcript-messages.js';
+
+const facts = { meta: null, dbExpectation: 'not-expected' as const, parentSessionId: null };
+
+function data(
+  records: Record<string, unknown>[],
+  extra: Partial<StoreTranscriptData> = {},
+): StoreTranscriptData {
+  const numbered: TranscriptRecord[] = records.map((record, i) => ({ line: i + 1, record }));
+  return {
+    format: 'jsonl',
+    readState: 'read',
+    records: numbered,
+    malformedLines: 0,
+    partialTail: false,
+    cutShort: false,
+    facts,
+    ...extra,
+  };
+}
+
+const user = { role: 'user', message: { content: [{ type: 'text', text: 'hi' }] } };
+const assistant = { role: 'assistant', message: { content: 'hello' } };
+
+describe('transcript states', () => {
+  it('lifecycle frames (turn_ended) are not messages and keep the transcript parsed', () => {
+    const result = transcriptMessages(data([user, { type: 'turn_ended', status: 'success' }, assistant]));
+    expect(result.state).toBe('parsed');
+    expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(result.counts.lifecycleFrames).toBe(1);
+  });
+
+  it('parsed, partial, empty, error-only, unsupported, unreadable and missing', () => {
+    expect(transcriptMessages(data([user])).state).toBe('parsed');
+    expect(transcriptMessages(data([user, { type: 'error', error: 'x' }])).state).toBe('partial');
+    expect(transcriptMessages(data([user], { malformedLines: 1 })).state).toBe('partial');
+    expect(transcriptMessages(data([user], { partialTail: true })).state).toBe('partial');
+    expect(transcriptMessages(data([user], { cutShort: true })).state).toBe('partial');
+    expect(transcriptMessages(data([])).state).toBe('empty');
+    expect(transcriptMessages(data([{ type: 'error', error: 'x' }])).state).toBe('error-only');
+    expect(transcriptMessages(data([{ role: 'tool', content: 'x' }])).state).toBe('unsupported');
+    expect(
+      transcriptMessages(data([{ role: 'user', message: { content: [{ type: 'text', text: '' }] } }])).state,
+    ).toBe('unsupported');
+    expect(transcriptMessages(data([], { cutShort: true })).state).toBe('unreadable');
+    expect(transcriptMessages(data([], { readState: 'unreadable' })).state).toBe('unreadable');
+    expect(transcriptMessages(data([], { readState: 'missing' })).state).toBe('missing');
+  });
+
+  it('an unsupported block keeps the message but makes the transcript partial', () => {
+    const image = {
+      role: 'user',
+      message: {
+        content: [
+          { type: 'text', text: 'see' },
+          { type: 'image', data: 'AAAA' },
+        ],
+      },
+    };
+    const result = transcriptMessages(data([image]));
+    expect(result.messages).toHaveLength(1);
+    expect(result.state).toBe('partial');
+  });
+
+  it('sidechain messages stay off the active branch; identity includes relationships', () => {
+    const side = { ...assistant, isSidechain: true };
+    const result = transcriptMessages(data([user, side, assistant]));
+    expect(result.messages.map((m) => m.onActiveBranch)).toEqual([true, false, true]);
+    expect(result.messages[2]!.parentMessageId).toBe(result.messages[0]!.messageId);
+    expect(result.messages[1]!.messageId).not.toBe(result.messages[2]!.messageId);
+  });
+});
