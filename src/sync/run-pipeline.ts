@@ -234,7 +234,9 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
       if (batch.length >= BATCH_SESSIONS || batchRows >= BATCH_ROWS) await flush();
     }
     // The ledger advances only after a complete, unscoped read, in the transaction of the last batch.
-    const complete = status === 'committed' && ctx.scope === null && unavailable === null;
+    // A filter that matched nothing read nothing, so it cannot vouch for any source either.
+    const complete =
+      status === 'committed' && ctx.scope === null && runScope.kind === 'all' && unavailable === null;
     const final: LedgerFinal | undefined = complete
       ? {
           rootsDigest: canonicalHash(options.roots),

@@ -3,6 +3,7 @@
  * WAL database is read inside one read transaction (WAL readers never block writers); any other
  * journal mode is first copied with the online backup API into the private temp dir.
  */
+import { writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { IoError } from '../../shared/errors.js';
 import type { PrivateTempDir } from '../fs/private-temp-dir.js';
@@ -55,6 +56,8 @@ export async function openSqliteSnapshot(
       };
     }
     const copyPath = temp.file('snapshot.sqlite');
+    // Created empty and owner-only first: the backup writes into it and keeps its 0600 mode.
+    writeFileSync(copyPath, '', { mode: 0o600, flag: 'wx' });
     await source.backup(copyPath);
     source.close();
     const copy = new Database(copyPath, { readonly: true, fileMustExist: true });

@@ -1,0 +1,75 @@
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { json, StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
+import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
+import { openSqliteSnapshot } from '../../../src/extract/sqlite/sqlite-snapshot.js';
+import { IoError } from '../../../src/shared/errors.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+const count = (db: Database.Database): number =>
+  (db.prepare('SELECT count(*) AS n FROM cursorDiskKV').get() as { n: number }).n;
+
+let temp: PrivateTempDir;
+afterEach(() => temp?.dispose());
+
+function buildDb(wal: boolean): string {
+  const path = join(tempDir('etl-snapshot-'), 'state.vscdb');
+  const builder = new StateDbBuilder(path, { wal });
+  builder.put('cursorDiskKV', 'bubbleId:s:1', json({ type: 1 }));
+  builder.close();
+  return path;
+}
+
+describe('Consistent SQLite snapshots', () => {
+  it('a live WAL writer is not blocked, and the reader keeps one consistent snapshot', async () => {
+    const path = buildDb(true);
+    const writer = new Database(path);
+    writer.pragma('busy_timeout = 0');
+    temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(path, temp, 'composer');
+    expect(snapshot.method).toBe('wal-read-transaction');
+    expect(count(snapshot.db)).toBe(1);
+    // busy_timeout 0: a blocked writer would throw SQLITE_BUSY immediately instead of waiting.
+    writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:s:2', '{}');
+    expect(count(writer)).toBe(2);
+    expect(count(snapshot.db)).toBe(1);
+    snapshot.close();
+    writer.close();
+    const fresh = new Database(path, { readonly: true });
+    expect(count(fresh)).toBe(2);
+    fresh.close();
+  });
+
+  it('a non-WAL database is copied by the online backup API into a private 0700/0600 temp dir, removed on dispose', async () => {
+    const path = buildDb(false);
+    temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(path, temp, 'composer');
+    expect(snapshot.method).toBe('online-backup');
+    expect(count(snapshot.db)).toBe(1);
+    expect(statSync(temp.path).mode & 0o777).toBe(0o700);
+    const copies = readdirSync(temp.path).filter((name) => name.endsWith('snapshot.sqlite'));
+    expect(copies).toHaveLength(1);
+    expect(statSync(join(temp.path, copies[0]!)).mode & 0o777).toBe(0o600);
+    snapshot.close();
+    temp.dispose();
+    expect(existsSync(temp.path)).toBe(false);
+  });
+
+  it('an unreadable database fails with SOURCE_UNREADABLE (no path in details) and leaves no copy behind', async () => {
+    const path = join(tempDir('etl-snapshot-bad-'), 'state.vscdb');
+    writeFileSync(path, 'this is not a sqlite database, just bytes'.repeat(200));
+    temp = PrivateTempDir.create();
+    let thrown: unknown;
+    try {
+      await openSqliteSnapshot(path, temp, 'composer');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(IoError);
+    expect((thrown as IoError).code).toBe('SOURCE_UNREADABLE');
+    expect(JSON.stringify((thrown as IoError).details)).not.toContain(path);
+    expect(readdirSync(temp.path).filter((name) => name.endsWith('.sqlite'))).toEqual([]);
+  });
+});
