@@ -1,0 +1,134 @@
+/**
+ * The benchmark cases, each run as whole processes on a generated corpus: full loads, the
+ * incremental `--since-last` cases and the raw floor. Failures abort the benchmark loudly.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { appendBubble } from '../fixtures/bench/append-bubble.js';
+import type { BenchCorpus } from '../fixtures/bench/bench-corpus.js';
+import { measureProcess, type Sample } from './measure-process.js';
+
+export interface CaseResult {
+  id: number;
+  name: string;
+  /** Why the case could not run on this build, or null when it ran. */
+  unavailable: string | null;
+  samples: Sample[];
+  corpus: BenchCorpus | null;
+  /** Whether messages/s and source MB/s describe this case (whole-corpus work). */
+  wholeCorpus: boolean;
+}
+
+export interface BenchEnv {
+  cli: string;
+  floor: string;
+  workDir: string;
+  runs: number;
+  nodeFlags: readonly string[];
+}
+
+function checked(sample: Sample, what: string): Sample {
+  if (sample.exitCode !== 0)
+    throw new Error(`${what} failed (exit ${sample.exitCode}): ${sample.stderr.trim()}`);
+  return sample;
+}
+
+function repeat(runs: number, once: (run: number) => Sample): Sample[] {
+  return Array.from({ length: runs }, (_, run) => once(run));
+}
+
+function runEtl(env: BenchEnv, corpus: BenchCorpus, target: string, extra: readonly string[] = []): Sample {
+  return measureProcess(
+    env.cli,
+    ['run', '--cursor-user-dir', corpus.userDir, '--target', target, '--json', ...extra],
+    env.nodeFlags,
+  );
+}
+
+/** Full DuckDB load into a fresh warehouse, `runs` times; the last warehouse stays for later cases. */
+export function fullDuckDb(env: BenchEnv, id: number, corpus: BenchCorpus, warehouse: string): CaseResult {
+  const samples = repeat(env.runs, () => {
+    rmSync(warehouse, { force: true });
+    rmSync(`${warehouse}.wal`, { force: true });
+    return checked(runEtl(env, corpus, `duckdb:${warehouse}`), 'full DuckDB load');
+  });
+  const name = `full load DuckDB (${corpus.stats.sessions} sessions)`;
+  return { id, name, unavailable: null, samples, corpus, wholeCorpus: true };
+}
+
+export function fullParquet(env: BenchEnv, id: number, corpus: BenchCorpus): CaseResult {
+  const dir = join(env.workDir, 'parquet');
+  const name = 'full load Parquet';
+  const samples: Sample[] = [];
+  for (let run = 0; run < env.runs; run++) {
+    rmSync(dir, { recursive: true, force: true });
+    const sample = runEtl(env, corpus, `parquet:${dir}`);
+    if (sample.exitCode !== 0 && sample.stderr.includes('TARGET_UNSUPPORTED')) {
+      return {
+        id,
+        name,
+        unavailable: 'n/a (target not on main yet)',
+        samples: [],
+        corpus,
+        wholeCorpus: true,
+      };
+    }
+    samples.push(checked(sample, 'full Parquet load'));
+  }
+  return { id, name, unavailable: null, samples, corpus, wholeCorpus: true };
+}
+
+export function sinceLastNoop(env: BenchEnv, id: number, corpus: BenchCorpus, warehouse: string): CaseResult {
+  const samples = repeat(env.runs, () =>
+    checked(runEtl(env, corpus, `duckdb:${warehouse}`, ['--since-last']), 'no-op --since-last'),
+  );
+  return {
+    id,
+    name: '--since-last, nothing changed',
+    unavailable: null,
+    samples,
+    corpus,
+    wholeCorpus: false,
+  };
+}
+
+/** Each run appends one more bubble to the same session, then syncs: one changed session per run. */
+export function sinceLastOneBubble(
+  env: BenchEnv,
+  id: number,
+  corpus: BenchCorpus,
+  warehouse: string,
+  seed: number,
+): CaseResult {
+  const session = corpus.plans[Math.floor(corpus.plans.length / 2)]!;
+  const samples = repeat(env.runs, (run) => {
+    appendBubble(corpus.userDir, session.id, seed + 1000 + run);
+    return checked(runEtl(env, corpus, `duckdb:${warehouse}`, ['--since-last']), 'one-session --since-last');
+  });
+  const name = '--since-last, one bubble appended';
+  return { id, name, unavailable: null, samples, corpus, wholeCorpus: false };
+}
+
+export function unavailableCase(id: number, name: string, reason: string): CaseResult {
+  return { id, name, unavailable: reason, samples: [], corpus: null, wholeCorpus: false };
+}
+
+export function rawFloor(env: BenchEnv, id: number, corpus: BenchCorpus): CaseResult {
+  const out = join(env.workDir, 'floor.duckdb');
+  const samples = repeat(env.runs, () => {
+    rmSync(out, { force: true });
+    rmSync(`${out}.wal`, { force: true });
+    return checked(
+      measureProcess(env.floor, ['--user-dir', corpus.userDir, '--out', out], env.nodeFlags),
+      'raw floor',
+    );
+  });
+  return {
+    id,
+    name: 'raw floor (bench/raw-floor.ts)',
+    unavailable: null,
+    samples,
+    corpus,
+    wholeCorpus: true,
+  };
+}

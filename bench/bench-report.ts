@@ -1,0 +1,129 @@
+/** Medians, the results table and the target checks of one benchmark run. */
+import type { CaseResult } from './bench-cases.js';
+import type { Sample } from './measure-process.js';
+
+export const CASE_IDS = {
+  fullDuckDb: 1,
+  fullParquet: 2,
+  noop: 3,
+  oneBubble: 4,
+  transcript: 5,
+  fullFiveX: 6,
+  floor: 7,
+} as const;
+
+const MB = 1024 * 1024;
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export interface CaseMedians {
+  wallMs: number;
+  cpuMs: number;
+  maxRssBytes: number;
+  payloadBytes: number | null;
+}
+
+export function medians(samples: readonly Sample[]): CaseMedians | null {
+  if (samples.length === 0) return null;
+  const payloads = samples.map((s) => s.payloadBytes).filter((p): p is number => p !== null);
+  return {
+    wallMs: median(samples.map((s) => s.wallMs)),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
+    maxRssBytes: median(samples.map((s) => s.maxRssBytes)),
+    payloadBytes: payloads.length === samples.length ? median(payloads) : null,
+  };
+}
+
+export function resultsTable(cases: readonly CaseResult[]): string {
+  const header =
+    '| # | case | wall s | CPU s | peak RSS MB | messages/s | source MB/s | payload bytes read |';
+  const rule = '| -: | --- | -: | -: | -: | -: | -: | -: |';
+  const rows = cases.map((c) => {
+    const m = medians(c.samples);
+    if (m === null) return `| ${c.id} | ${c.name} | ${c.unavailable ?? 'not run'} | | | | | |`;
+    const seconds = m.wallMs / 1000;
+    const rate = (amount: number): string => (c.wholeCorpus ? (amount / seconds).toFixed(0) : '–');
+    return [
+      '',
+      ` ${c.id} `,
+      ` ${c.name} `,
+      ` ${seconds.toFixed(2)} `,
+      ` ${(m.cpuMs / 1000).toFixed(2)} `,
+      ` ${(m.maxRssBytes / MB).toFixed(0)} `,
+      ` ${rate(c.corpus?.stats.bubbles ?? 0)} `,
+      ` ${c.wholeCorpus ? ((c.corpus?.stats.sourceBytes ?? 0) / MB / seconds).toFixed(1) : '–'} `,
+      ` ${m.payloadBytes === null ? 'n/a' : Math.round(m.payloadBytes)} `,
+      '',
+    ].join('|');
+  });
+  return [header, rule, ...rows].join('\n');
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean | null;
+}
+
+function byId(cases: readonly CaseResult[], id: number): CaseMedians | null {
+  return medians(cases.find((c) => c.id === id)?.samples ?? []);
+}
+
+const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
+
+export function targetChecks(cases: readonly CaseResult[]): TargetCheck[] {
+  const full = byId(cases, CASE_IDS.fullDuckDb);
+  const floor = byId(cases, CASE_IDS.floor);
+  const noop = byId(cases, CASE_IDS.noop);
+  const change = byId(cases, CASE_IDS.oneBubble);
+  const big = byId(cases, CASE_IDS.fullFiveX);
+  const checks: TargetCheck[] = [];
+  const add = (target: string, measured: string | null, met: boolean | null): void => {
+    checks.push({ target, measured: measured ?? 'not measured', met: measured === null ? null : met });
+  };
+  const ratio = (a: CaseMedians | null, b: CaseMedians | null): number | null =>
+    a && b ? a.wallMs / b.wallMs : null;
+  const floorRatio = ratio(full, floor);
+  add(
+    'full load ≤ 2× raw floor',
+    floorRatio === null ? null : `${floorRatio.toFixed(2)}×`,
+    (floorRatio ?? 0) <= 2,
+  );
+  const noopRatio = ratio(noop, full);
+  add(
+    'no-op --since-last ≤ 2 % of full load',
+    noopRatio === null ? null : pct(noopRatio),
+    (noopRatio ?? 0) <= 0.02,
+  );
+  add(
+    'no-op --since-last reads zero payload bytes',
+    noop ? `${noop.payloadBytes ?? 'n/a'} bytes` : null,
+    noop?.payloadBytes === 0,
+  );
+  const changeRatio = ratio(change, full);
+  add(
+    'one-session change ≤ 5 % of full load',
+    changeRatio === null ? null : pct(changeRatio),
+    (changeRatio ?? 0) <= 0.05,
+  );
+  const peak = Math.max(full?.maxRssBytes ?? 0, big?.maxRssBytes ?? 0);
+  add('peak RSS ≤ 400 MB', full ? `${(peak / MB).toFixed(0)} MB` : null, peak <= 400 * MB);
+  const growth = full && big ? big.maxRssBytes / full.maxRssBytes - 1 : null;
+  add(
+    'peak RSS within 20 % between 1× and 5×',
+    growth === null ? null : `${growth >= 0 ? '+' : ''}${pct(growth)}`,
+    Math.abs(growth ?? 0) <= 0.2,
+  );
+  return checks;
+}
+
+export function checksTable(checks: readonly TargetCheck[]): string {
+  const rows = checks.map(
+    (c) => `| ${c.target} | ${c.measured} | ${c.met === null ? '–' : c.met ? 'met' : '**missed**'} |`,
+  );
+  return ['| target | measured | result |', '| --- | --- | --- |', ...rows].join('\n');
+}

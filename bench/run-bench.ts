@@ -1,0 +1,110 @@
+/**
+ * `npm run bench [-- --scale K --runs R --sessions N --messages M --seed S --work DIR --doc FILE
+ * --cpu-prof-dir DIR]`: builds the corpus (N×K sessions, and 5× that), runs every case as whole
+ * processes `runs` times, prints the median table and the target checks, and writes them to the doc.
+ */
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type BenchCorpus,
+  type BenchCorpusOptions,
+  buildBenchCorpus,
+  existingBenchCorpus,
+  forgetBenchCorpus,
+} from '../fixtures/bench/bench-corpus.js';
+import { parseIntFlags } from './bench-args.js';
+import {
+  type BenchEnv,
+  type CaseResult,
+  fullDuckDb,
+  fullParquet,
+  rawFloor,
+  sinceLastNoop,
+  sinceLastOneBubble,
+  unavailableCase,
+} from './bench-cases.js';
+import { CASE_IDS, checksTable, resultsTable, targetChecks } from './bench-report.js';
+import { writeResultsSection } from './benchmarks-doc.js';
+
+const { ints, strings } = parseIntFlags(
+  process.argv.slice(2),
+  { scale: 1, runs: 3, sessions: 2000, messages: 100, seed: 1 },
+  ['work', 'doc', 'cpu-prof-dir'],
+);
+const workDir = resolve(strings.work ?? '.bench/run');
+const docPath = resolve(strings.doc ?? 'docs/benchmarks.md');
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+const env: BenchEnv = {
+  cli: here('../src/cli/main.js'),
+  floor: here('./raw-floor.js'),
+  workDir,
+  runs: Math.max(1, ints.runs),
+  nodeFlags: strings['cpu-prof-dir']
+    ? ['--cpu-prof', '--cpu-prof-dir', resolve(strings['cpu-prof-dir'])]
+    : [],
+};
+const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
+
+function corpus(name: string, sessions: number, pristine: boolean): BenchCorpus {
+  const options: BenchCorpusOptions = { sessions, messages: ints.messages, seed: ints.seed, storeShare: 0 };
+  const dir = join(workDir, name);
+  const reused = pristine ? existingBenchCorpus(dir, options) : null;
+  if (reused) return reused;
+  log(`building ${name} corpus: ${sessions} sessions × ~${ints.messages} messages`);
+  return buildBenchCorpus(dir, options);
+}
+
+const loadBefore = loadavg();
+const sessions = ints.sessions * Math.max(1, ints.scale);
+const one = corpus('corpus-1x', sessions, true);
+const warehouse = join(workDir, 'warehouse.duckdb');
+const cases: CaseResult[] = [];
+const step = (result: CaseResult): void => {
+  cases.push(result);
+  log(`case ${result.id} done: ${result.name}`);
+};
+step(fullDuckDb(env, CASE_IDS.fullDuckDb, one, warehouse));
+step(fullParquet(env, CASE_IDS.fullParquet, one));
+step(rawFloor(env, CASE_IDS.floor, one));
+step(sinceLastNoop(env, CASE_IDS.noop, one, warehouse));
+forgetBenchCorpus(join(workDir, 'corpus-1x'));
+step(sinceLastOneBubble(env, CASE_IDS.oneBubble, one, warehouse, ints.seed));
+step(
+  unavailableCase(CASE_IDS.transcript, '--since-last, one transcript grew', 'n/a (Store not on main yet)'),
+);
+const five = corpus('corpus-5x', sessions * 5, true);
+step(fullDuckDb(env, CASE_IDS.fullFiveX, five, join(workDir, 'warehouse-5x.duckdb')));
+cases.sort((a, b) => a.id - b.id);
+
+const floorOutput = JSON.parse(cases.find((c) => c.id === CASE_IDS.floor)!.samples[0]!.stdout) as {
+  duckdbVersion: string;
+};
+const cpu = cpus();
+const loadAfter = loadavg();
+const fmtLoad = (l: number[]): string => l.map((v) => v.toFixed(2)).join(' / ');
+const corpusLine = (label: string, c: BenchCorpus): string =>
+  `- ${label}: ${c.stats.sessions} sessions, ${c.stats.bubbles} bubbles, ${c.stats.workspaces} workspaces; ` +
+  `global DB ${(c.stats.globalDbBytes / 1024 / 1024).toFixed(1)} MB, payload ${(c.stats.payloadBytes / 1024 / 1024).toFixed(1)} MB, ` +
+  `workspace DBs ${(c.stats.workspaceDbBytes / 1024).toFixed(0)} KB`;
+const table = resultsTable(cases);
+const checks = checksTable(targetChecks(cases));
+const section = [
+  `## Results (median of ${env.runs} run${env.runs === 1 ? '' : 's'})`,
+  '',
+  `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB memory`,
+  `- Node ${process.version}, DuckDB ${floorOutput.duckdbVersion}`,
+  `- Load average (1/5/15 min) before: ${fmtLoad(loadBefore)}; after: ${fmtLoad(loadAfter)}`,
+  corpusLine('Corpus 1×', one),
+  corpusLine('Corpus 5×', five),
+  `- Seed ${ints.seed}; command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``.replace(/ `$/, '`'),
+  '',
+  table,
+  '',
+  '### Targets',
+  '',
+  checks,
+].join('\n');
+process.stdout.write(`${table}\n\n${checks}\n`);
+writeResultsSection(docPath, section);
+log(`results written to ${docPath}`);
