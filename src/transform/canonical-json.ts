@@ -6,25 +6,33 @@
 import { createHash } from 'node:crypto';
 import { InternalError } from '../shared/errors.js';
 
+/** Maps a UTF-16 unit ≥ U+D800 so that surrogates (code points above U+FFFF) sort after U+E000–U+FFFF. */
+function codePointRank(unit: number): number {
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}
+
 function compareCodePoints(a: string, b: string): number {
-  // UTF-16 order differs from code-point order only around surrogates; compare by code point.
-  const ai = a[Symbol.iterator]();
-  const bi = b[Symbol.iterator]();
-  for (;;) {
-    const x = ai.next();
-    const y = bi.next();
-    if (x.done || y.done) return x.done ? (y.done ? 0 : -1) : 1;
-    const dx = x.value.codePointAt(0)!;
-    const dy = y.value.codePointAt(0)!;
-    if (dx !== dy) return dx - dy;
+  // UTF-16 order differs from code-point order only between a surrogate and a unit ≥ U+E000.
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    return x >= 0xd800 && y >= 0xd800 ? codePointRank(x) - codePointRank(y) : x - y;
   }
+  return a.length - b.length;
 }
 
 function reject(reason: string): never {
   throw new InternalError('CANONICAL_JSON_INVALID', `Value cannot be canonicalized: ${reason}`, { reason });
 }
 
-function write(value: unknown, out: string[], stack: Set<object>): void {
+/** Receives canonical JSON text piece by piece (an array to join, or a hash fed in chunks). */
+interface Sink {
+  push(piece: string): void;
+}
+
+function write(value: unknown, out: Sink, stack: Set<object>): void {
   if (value === null) {
     out.push('null');
     return;
@@ -61,15 +69,17 @@ function write(value: unknown, out: string[], stack: Set<object>): void {
   } else {
     const proto = Object.getPrototypeOf(object);
     if (proto !== Object.prototype && proto !== null) reject('non-plain object');
-    const keys = Object.keys(object)
-      .filter((key) => (object as Record<string, unknown>)[key] !== undefined)
-      .sort(compareCodePoints);
+    const record = object as Record<string, unknown>;
+    const keys: string[] = [];
+    for (const key of Object.keys(record)) if (record[key] !== undefined) keys.push(key);
+    keys.sort(compareCodePoints);
     out.push('{');
-    keys.forEach((key, index) => {
-      if (index > 0) out.push(',');
-      out.push(JSON.stringify(key), ':');
-      write((object as Record<string, unknown>)[key], out, stack);
-    });
+    for (let i = 0; i < keys.length; i++) {
+      if (i > 0) out.push(',');
+      out.push(JSON.stringify(keys[i]));
+      out.push(':');
+      write(record[keys[i]!], out, stack);
+    }
     out.push('}');
   }
   stack.delete(object);
@@ -86,6 +96,22 @@ export function sha256Hex(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+const HASH_CHUNK_CHARS = 1 << 16;
+
+/** SHA-256 of canonical JSON, fed to the hash in chunks so a large session is never one string. */
 export function canonicalHash(value: unknown): string {
-  return sha256Hex(canonicalJson(value));
+  if (value === undefined) reject('undefined');
+  const hash = createHash('sha256');
+  let pending = '';
+  const sink: Sink = {
+    push(piece) {
+      pending += piece;
+      if (pending.length >= HASH_CHUNK_CHARS) {
+        hash.update(pending);
+        pending = '';
+      }
+    },
+  };
+  write(value, sink, new Set());
+  return hash.update(pending).digest('hex');
 }

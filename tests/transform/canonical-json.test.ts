@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalHash, canonicalJson } from '../../src/transform/canonical-json.js';
+import { canonicalHash, canonicalJson, sha256Hex } from '../../src/transform/canonical-json.js';
 
 describe('canonical JSON v1', () => {
   it('matches the contract test vector (keys by code point, undefined omitted, undefined array items as null)', () => {
@@ -10,6 +10,28 @@ describe('canonical JSON v1', () => {
 
   it('orders keys by Unicode code point, not UTF-16 units: "\\uE000" before "😀"', () => {
     expect(canonicalJson({ '😀': 2, '\uE000': 1 })).toBe('{"\uE000":1,"😀":2}');
+  });
+
+  it('orders keys by code point across surrogates, BMP private use and prefixes', () => {
+    const keys = ['b', 'a\u{1F600}', 'a\uFFFF', 'a', 'a\uE000', 'a\u{10000}', 'ab', '\u{1F600}', '\uD7FF'];
+    const expected = [...keys].sort((x, y) => {
+      const a = [...x].map((c) => c.codePointAt(0)!);
+      const b = [...y].map((c) => c.codePointAt(0)!);
+      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+      return a.length - b.length;
+    });
+    const object = Object.fromEntries(keys.map((key, i) => [key, i]));
+    expect(Object.keys(JSON.parse(canonicalJson(object)))).toEqual(expected);
+    expect(expected.slice(0, 6)).toEqual(['a', 'ab', 'a\uE000', 'a\uFFFF', 'a\u{10000}', 'a\u{1F600}']);
+  });
+
+  it('hashes a large value in chunks to exactly the SHA-256 of its canonical JSON', () => {
+    const big = {
+      rows: Array.from({ length: 300 }, (_, i) => ({ i, text: `é😀${'x'.repeat(700 + i)}`, z: undefined })),
+    };
+    const text = canonicalJson(big);
+    expect(text.length).toBeGreaterThan(1 << 17);
+    expect(canonicalHash(big)).toBe(sha256Hex(text));
   });
 
   it.each([
