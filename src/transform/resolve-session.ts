@@ -49,7 +49,7 @@ export function resolveSession(
   const { store, others } = splitStoreContributions(contributions);
   const composer = others.filter((c) => c.kind.startsWith('composer-'));
   const base =
-    composer.length > 0 ? resolveComposer(composer) : others.length > 0 ? contributionView(others[0]!) : null;
+    composer.length > 0 ? resolveComposer(composer) : others[0] ? contributionView(others[0]) : null;
   const view = withStore(base, store, options.preferredSource);
   return finalizeSession(options.scope ? applyScopePlan(view, options.scope) : view);
 }

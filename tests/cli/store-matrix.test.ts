@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildStoreMatrix, IDS, SECRET_KEY } from '../../fixtures/store/store-matrix.js';
+import { buildStoreMatrix, CWD, IDS, OTHER_CWD, SECRET_KEY } from '../../fixtures/store/store-matrix.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 type Row = Record<string, unknown>;
@@ -98,6 +98,8 @@ describe.each(CARRIERS)('Compatibility Matrix v1 Store cells ($name)', (carrier)
   let again: Warehouse;
   let composerOnly: Warehouse;
   let sourcesOut: string;
+  let scoped: Warehouse;
+  let optIn: Warehouse;
   beforeAll(() => {
     const { args, env, userDir } = carrier.setup();
     const dir = tempDir('etl-store-wh-');
@@ -105,6 +107,12 @@ describe.each(CARRIERS)('Compatibility Matrix v1 Store cells ($name)', (carrier)
     storePreferred = load([...args, '--prefer', 'store'], `duckdb:${join(dir, 'b.duckdb')}`, env);
     again = load(args, `duckdb:${join(dir, 'c.duckdb')}`, env);
     composerOnly = load(['--cursor-user-dir', userDir], `duckdb:${join(dir, 'd.duckdb')}`);
+    scoped = load([...args, '--workspace', CWD], `duckdb:${join(dir, 'e.duckdb')}`, env);
+    optIn = load(
+      [...args, '--workspace', CWD, '--include-cross-workspace-sources'],
+      `duckdb:${join(dir, 'f.duckdb')}`,
+      env,
+    );
     const sources = runCli(['sources', '--json', ...args], env);
     sourcesOut = sources.stdout + sources.stderr;
   }, 400_000);
@@ -169,6 +177,46 @@ describe.each(CARRIERS)('Compatibility Matrix v1 Store cells ($name)', (carrier)
     expect(messagesOf(w, IDS.coexisting).every((m) => String(m.message_id).startsWith('store:v1:db:'))).toBe(
       true,
     );
+  });
+
+  it(`Workspace-scoped Store UUID has a known database or transcript occurrence outside the default I/O boundary — ${carrier.name}`, () => {
+    const s = scoped.sessions.get(IDS.scopedStore)!;
+    expect(s).toMatchObject({
+      resolved_source: 'store-db',
+      fidelity: 'partial',
+      source: 'workspace-fallback',
+    });
+    expect(jsonValue(s.reason_codes)).toContain('workspace-scope-omitted');
+    expect(instancesOf(scoped, IDS.scopedStore)).toEqual([
+      'store-db:contributed',
+      'store-transcript:omitted-by-scope',
+    ]);
+    // unscoped, the same UUID is complete with the transcript superseded
+    expect(w.sessions.get(IDS.scopedStore)).toMatchObject({ fidelity: 'complete' });
+    expect(instancesOf(w, IDS.scopedStore)).toEqual(['store-db:contributed', 'store-transcript:superseded']);
+    // a session of the other workspace is not selected at all
+    expect(scoped.sessions.has(IDS.otherWorkspace)).toBe(false);
+    expect(w.sessions.has(IDS.otherWorkspace)).toBe(true);
+  });
+
+  it(`Scoped merged UUID with a known contributor outside the default workspace I/O boundary — ${carrier.name}`, () => {
+    const s = scoped.sessions.get(IDS.merged)!;
+    expect(s).toMatchObject({ resolved_source: 'merged', fidelity: 'partial' });
+    expect(jsonValue(s.reason_codes)).toContain('workspace-scope-omitted');
+    expect(instancesOf(scoped, IDS.merged)).toContain('store-transcript:omitted-by-scope');
+    expect(messagesOf(scoped, IDS.merged).map((m) => m.message_id)).toEqual(
+      messagesOf(w, IDS.merged).map((m) => m.message_id),
+    );
+  });
+
+  it(`Scoped merged UUID with explicit selected-UUID cross-workspace contributor opt-in — ${carrier.name}`, () => {
+    expect(optIn.sessions.get(IDS.merged)).toMatchObject({ resolved_source: 'merged', fidelity: 'complete' });
+    const broadened = optIn.instances.find(
+      (i) => i.session_id === IDS.merged && i.representation === 'store-transcript',
+    )!;
+    expect(broadened).toMatchObject({ state: 'superseded', workspace_path: OTHER_CWD });
+    // opt-in broadens selected UUIDs only: the other workspace's own session stays out
+    expect(optIn.sessions.has(IDS.otherWorkspace)).toBe(false);
   });
 
   it(`Complete Composer/Store merge, Composer-preferred ordering — ${carrier.name}`, () => {

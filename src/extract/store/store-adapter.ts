@@ -1,12 +1,14 @@
 /**
  * The Store source adapter: `~/.cursor` (or `--cursor-store-root`) → session directories and
- * transcripts → one occurrence per representation → one hydrated contribution at a time. An
- * occurrence outside the workspace I/O boundary is recorded as omitted and never opened.
+ * transcripts → one occurrence per representation → one hydrated contribution at a time. The
+ * pipeline's scope plan decides which occurrences are hydrated; off-scope ones are never opened.
  */
 import Database from 'better-sqlite3';
 import { DiagnosticSink } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
+import { normalizeWorkspacePath } from '../../transform/workspace/normalize-workspace-path.js';
 import { fingerprintFile, occurrenceRefFor, sourceKeyFor } from '../fs/source-identity.js';
+import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type {
   Contribution,
   DiscoveredSource,
@@ -17,6 +19,7 @@ import type {
   SourceRoots,
 } from '../source-adapter.js';
 import { openSqliteSnapshot, type SqliteSnapshot } from '../sqlite/sqlite-snapshot.js';
+import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { MetaJsonFacts, StoreContribution, StoreSessionFacts } from './store-contribution.js';
 import { failedDb, readStoreDb } from './store-db-reader.js';
 import {
@@ -55,6 +58,11 @@ function preferredMeta(dirs: readonly SessionDirEntry[]): MetaJsonFacts | null {
         (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0),
     );
   return metas[0]?.meta ?? null;
+}
+
+/** Store cwds are plain paths; they compare with other workspaces only once normalized. */
+function workspaceOf(cwd: string | null): string | null {
+  return cwd === null ? null : normalizeWorkspacePath(cwd);
 }
 
 export class StoreAdapter implements SourceAdapter {
@@ -101,7 +109,7 @@ export class StoreAdapter implements SourceAdapter {
       plan('store-session-dir', dir.dir, dir.dbPath ?? `${dir.dir}/meta.json`, {
         sessionId: dir.sessionId,
         representation: dir.dbPath === null ? 'store-metadata' : 'store-db',
-        workspacePath: dir.meta?.cwd ?? null,
+        workspacePath: workspaceOf(dir.meta?.cwd ?? null),
         handle,
       });
     }
@@ -111,7 +119,10 @@ export class StoreAdapter implements SourceAdapter {
       plan(TRANSCRIPT_KINDS[transcript.layout], transcript.path, transcript.path, {
         sessionId: transcript.sessionId,
         representation: 'store-transcript',
-        workspacePath: facts.meta?.cwd ?? transcriptWorkspace(transcript.projectDir, cwds),
+        // Where the transcript lives decides its workspace; its UUID's meta cwd only fills a gap.
+        workspacePath: workspaceOf(
+          transcriptWorkspace(transcript.projectDir, cwds) ?? facts.meta?.cwd ?? null,
+        ),
         handle,
       });
     }
@@ -136,7 +147,6 @@ export class StoreAdapter implements SourceAdapter {
     const env = { limits: ctx.limits, counters: ctx.counters, sink, scope };
     const make = (contribution: Omit<StoreContribution, 'occurrence' | 'diagnostics'>): Contribution =>
       ({ ...contribution, occurrence, diagnostics: sink.items }) as StoreContribution;
-    if (isOffScope(occurrence, ctx)) return make({ kind: 'store-omitted', data: { facts: handle.facts } });
     if (handle.kind === 'transcript') {
       const format = handle.entry.layout === 'legacy-txt' ? 'txt' : 'jsonl';
       return make({
@@ -158,6 +168,11 @@ export class StoreAdapter implements SourceAdapter {
       return make({ kind: 'store-db', data: readStoreDb(snapshot.db, handle.facts, env) });
     } catch (error) {
       if (error instanceof Database.SqliteError) return unreadable();
+      // A crossed read limit or bad text fails this DB only; the selection degrades to what remains.
+      if (error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid) {
+        sink.add(error.asDiagnostic(scope));
+        return make({ kind: 'store-db', data: failedDb(handle.facts, error.code) });
+      }
       throw error;
     } finally {
       snapshot.close();
@@ -167,13 +182,4 @@ export class StoreAdapter implements SourceAdapter {
   close(): void {
     this.planned.clear();
   }
-}
-
-/** Outside the selected workspace and not opted in: the payload is never opened. */
-function isOffScope(occurrence: SessionOccurrence, ctx: ReadContext): boolean {
-  return (
-    ctx.scope !== null &&
-    !ctx.includeCrossWorkspaceSources &&
-    occurrence.workspacePath !== ctx.scope.workspacePath
-  );
 }

@@ -72,11 +72,5 @@ export interface StoreMetadataData {
 export type StoreDbContribution = Contribution<'store-db', StoreDbData>;
 export type StoreTranscriptContribution = Contribution<'store-transcript', StoreTranscriptData>;
 export type StoreMetadataContribution = Contribution<'store-metadata', StoreMetadataData>;
-/** A known occurrence outside the workspace I/O boundary: recorded, never opened. */
-export type StoreOmittedContribution = Contribution<'store-omitted', { facts: StoreSessionFacts }>;
 
-export type StoreContribution =
-  | StoreDbContribution
-  | StoreTranscriptContribution
-  | StoreMetadataContribution
-  | StoreOmittedContribution;
+export type StoreContribution = StoreDbContribution | StoreTranscriptContribution | StoreMetadataContribution;

@@ -1,6 +1,6 @@
 /**
  * The Store side of session resolution: Store contributions are resolved together (representation
- * selection, replicas, scope), then merged with the Composer view when the same byte-exact session
+ * selection, replicas), then merged with the Composer view when the same byte-exact session
  * ID exists in both stacks.
  */
 
@@ -11,7 +11,7 @@ import type { SessionView } from '../session-view.js';
 import { resolveStoreSession } from '../store/store-resolution.js';
 import { mergeSessions, type Preferred } from './merge-sessions.js';
 
-const STORE_KINDS = new Set(['store-db', 'store-transcript', 'store-metadata', 'store-omitted']);
+const STORE_KINDS = new Set(['store-db', 'store-transcript', 'store-metadata']);
 
 export function splitStoreContributions(contributions: readonly Contribution[]): {
   store: StoreContribution[];

@@ -2,8 +2,8 @@
  * Representation selection for one Store session UUID (cursor-formats §2.7 step 4, Matrix v1):
  * a usable store.db is the sole backbone and transcripts are `superseded`; else a transcript with
  * messages is primary (degraded when a DB was expected or its expectation is unknown); else a
- * metadata-only degraded row. Replicas of the chosen role reconcile or become one ambiguity row;
- * an off-scope occurrence is omitted (never opened) and makes the view explicitly partial.
+ * metadata-only degraded row. Replicas of the chosen role reconcile or become one ambiguity row.
+ * Off-scope occurrences never reach this point (the pipeline's scope plan records them).
  */
 import type { StoreContribution } from '../../extract/store/store-contribution.js';
 import { reconcileReplicas } from '../replicas/reconcile-replicas.js';
@@ -33,7 +33,6 @@ function otherInstances(
     .filter((rep) => !chosen.has(rep))
     .map((rep) => {
       const c = rep.contribution;
-      if (c.kind === 'store-omitted') return rep.view.instances[0]!;
       if (c.kind === 'store-transcript' && backbone === 'db')
         return storeInstance(c, 'superseded', 'superseded-by-store-db');
       if (c.kind === 'store-metadata')
@@ -57,7 +56,7 @@ export function resolveStoreSession(contributions: readonly StoreContribution[])
   let view: SessionView;
   if (chosen.length > 0) view = reconcileReplicas(chosen.map((r) => r.view));
   else {
-    const first = reps.find((r) => r.contribution.kind !== 'store-omitted') ?? reps[0]!;
+    const first = reps[0]!;
     const empty = {
       ...first.view,
       resolvedSource: 'store-metadata' as const,
@@ -85,7 +84,5 @@ export function resolveStoreSession(contributions: readonly StoreContribution[])
     view = degrade(view, 'expected-store-db-unavailable');
   if (backbone === 'transcript' && facts.dbExpectation === 'unknown')
     view = degrade(view, 'store-db-expectation-unknown');
-  if (reps.some((r) => r.contribution.kind === 'store-omitted'))
-    view = degrade(view, 'workspace-scope-omitted');
   return view;
 }

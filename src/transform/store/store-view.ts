@@ -75,7 +75,7 @@ export function baseStoreView(
   return {
     sessionId: c.occurrence.sessionId,
     title: dbTitle ?? facts.meta?.title ?? null,
-    workspacePath: c.occurrence.workspacePath ?? facts.meta?.cwd ?? null,
+    workspacePath: c.occurrence.workspacePath,
     resolvedSource: 'store-metadata',
     preferredSource: null,
     fidelity: 'complete',
@@ -175,10 +175,8 @@ function transcriptView(c: StoreTranscriptContribution): StoreRepresentationView
 export function storeRepresentationView(c: StoreContribution): StoreRepresentationView {
   if (c.kind === 'store-db') return dbView(c);
   if (c.kind === 'store-transcript') return transcriptView(c);
-  const state: InstanceState = c.kind === 'store-omitted' ? 'omitted-by-scope' : 'contributed';
-  const reason = c.kind === 'store-omitted' ? 'workspace-scope-omitted' : null;
   return {
-    view: { ...baseStoreView(c, null, null), instances: [storeInstance(c, state, reason)] },
+    view: { ...baseStoreView(c, null, null), instances: [storeInstance(c, 'contributed', null)] },
     usable: false,
     transcriptState: null,
   };
