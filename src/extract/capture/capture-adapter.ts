@@ -72,7 +72,7 @@ export class CaptureAdapter implements SourceAdapter {
     if (source.kind !== 'capture-file' || surface === undefined) return;
     let loaded: Loaded[];
     try {
-      loaded = this.load(source.locator, surface, ctx, null);
+      loaded = await this.load(source.locator, surface, ctx, null);
     } catch (error) {
       this.pending.push(rejectionDiagnostic(error, source.sourceKey));
       return;
@@ -98,7 +98,7 @@ export class CaptureAdapter implements SourceAdapter {
 
   async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
     const handle = occurrence.handle as CaptureHandle;
-    const [loaded] = this.load(handle.locator, handle.surface, ctx, occurrence.sessionId);
+    const [loaded] = await this.load(handle.locator, handle.surface, ctx, occurrence.sessionId);
     return { ...loaded!.contribution, occurrence, diagnostics: [] };
   }
 
@@ -113,10 +113,15 @@ export class CaptureAdapter implements SourceAdapter {
     this.surfaces.clear();
   }
 
-  private load(locator: string, surface: CaptureSurface, ctx: ReadContext, only: string | null): Loaded[] {
+  private async load(
+    locator: string,
+    surface: CaptureSurface,
+    ctx: ReadContext,
+    only: string | null,
+  ): Promise<Loaded[]> {
     const { limits, counters } = ctx;
     if (surface === 'cli-stream') {
-      const data = readCliCapture(locator, limits, counters);
+      const data = await readCliCapture(locator, limits, counters);
       if (data === null) throw new CaptureSessionIdMissing(surface);
       return [{ sessionId: data.sessionId, contribution: { kind: 'cli-stream', data } }];
     }
@@ -126,7 +131,7 @@ export class CaptureAdapter implements SourceAdapter {
     }
     const file =
       surface === 'cloud-capture'
-        ? readCloudCaptureFile(locator, limits, counters)
+        ? await readCloudCaptureFile(locator, limits, counters)
         : readSseTextFile(locator, limits, counters);
     const agents: CloudAgentCapture[] = splitCloudAgents(
       file,

@@ -5,8 +5,8 @@ import type { MarkdownDocument } from './markdown/markdown-document.js';
 export type JsonObject = Record<string, unknown>;
 
 export interface CliRecord {
-  /** Physical line index in the capture (never renumbered). */
-  lineIndex: number;
+  /** 1-based physical line number in the capture (never renumbered). */
+  line: number;
   event: JsonObject;
 }
 
@@ -20,7 +20,7 @@ export interface CliCapture {
 }
 
 export interface CloudRecord {
-  lineIndex: number;
+  line: number;
   kind: string;
   agentId: string | null;
   runId: string | null;

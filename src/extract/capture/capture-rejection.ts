@@ -17,10 +17,10 @@ export class CaptureSchemaUnsupported extends IntegrityError {
 }
 
 export class CaptureSessionIdChanged extends IntegrityError {
-  constructor(surface: string, lineIndex: number) {
+  constructor(surface: string, line: number) {
     super('CAPTURE_SESSION_ID_CHANGED', 'The session ID changes inside one capture file', {
       surface,
-      lineIndex,
+      line,
       remedy: 'Split concatenated captures into one file per session.',
     });
   }

@@ -7,18 +7,21 @@ import type { ReadCounters } from '../read-counters.js';
 import type { CliCapture, CliRecord } from './capture-contribution.js';
 import { CaptureSchemaUnsupported, CaptureSessionIdChanged } from './capture-rejection.js';
 import { declaredMajor, jsonLines } from './json-lines.js';
-import { readPhysicalLines } from './line-source.js';
 
 export const CLI_SCHEMA_MAJOR = '1';
 
-export function readCliCapture(path: string, limits: ReadLimits, counters: ReadCounters): CliCapture | null {
+export async function readCliCapture(
+  path: string,
+  limits: ReadLimits,
+  counters: ReadCounters,
+): Promise<CliCapture | null> {
   const records: CliRecord[] = [];
   const malformedLines: number[] = [];
   let partialTail = false;
   let sessionId: string | null = null;
-  for (const line of jsonLines(readPhysicalLines(path, limits, counters))) {
+  for await (const line of jsonLines(path, limits, counters)) {
     if (line.kind === 'tail') partialTail = true;
-    else if (line.kind === 'malformed') malformedLines.push(line.lineIndex);
+    else if (line.kind === 'malformed') malformedLines.push(line.line);
     else {
       const event = line.record;
       const major = declaredMajor(event.schema_version ?? event.schemaVersion);
@@ -26,10 +29,9 @@ export function readCliCapture(path: string, limits: ReadLimits, counters: ReadC
         throw new CaptureSchemaUnsupported('cli-stream', major);
       if (typeof event.session_id === 'string') {
         if (sessionId === null) sessionId = event.session_id;
-        else if (event.session_id !== sessionId)
-          throw new CaptureSessionIdChanged('cli-stream', line.lineIndex);
+        else if (event.session_id !== sessionId) throw new CaptureSessionIdChanged('cli-stream', line.line);
       }
-      records.push({ lineIndex: line.lineIndex, event });
+      records.push({ line: line.line, event });
     }
   }
   return sessionId === null ? null : { sessionId, records, malformedLines, partialTail };

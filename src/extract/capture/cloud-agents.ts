@@ -32,7 +32,7 @@ export function splitCloudAgents(
     ...base,
     sessionId: agentId,
     agentIdKnown: true,
-    records: single ? [...records, ...orphans].sort((a, b) => a.lineIndex - b.lineIndex) : records,
+    records: single ? [...records, ...orphans].sort((a, b) => a.line - b.line) : records,
     unattributedRecords: single ? 0 : orphans.length,
   }));
 }

@@ -8,7 +8,6 @@ import type { ReadCounters } from '../read-counters.js';
 import type { CloudRecord, JsonObject } from './capture-contribution.js';
 import { CaptureSchemaUnsupported } from './capture-rejection.js';
 import { jsonLines } from './json-lines.js';
-import { readPhysicalLines } from './line-source.js';
 
 export const CLOUD_CAPTURE_TAG = 'cursor-cloud-v1';
 
@@ -52,12 +51,12 @@ function restRunId(endpoint: string | null, body: unknown): string | null {
   return fromPath ?? str(obj(obj(body)?.run)?.id) ?? null;
 }
 
-function toRecord(lineIndex: number, raw: JsonObject): CloudRecord {
+function toRecord(line: number, raw: JsonObject): CloudRecord {
   const unknown = Object.fromEntries(Object.entries(raw).filter(([key]) => !KNOWN_FIELDS.has(key)));
   const kind = typeof raw.kind === 'string' ? raw.kind : 'unknown';
   const endpoint = str(raw.endpoint);
   return {
-    lineIndex,
+    line,
     kind,
     agentId: str(raw.agentId) ?? (kind === 'rest' ? restAgentId(endpoint, raw.body) : null),
     runId: str(raw.runId) ?? (kind === 'rest' ? restRunId(endpoint, raw.body) : null),
@@ -73,22 +72,22 @@ function toRecord(lineIndex: number, raw: JsonObject): CloudRecord {
   };
 }
 
-export function readCloudCaptureFile(
+export async function readCloudCaptureFile(
   path: string,
   limits: ReadLimits,
   counters: ReadCounters,
-): CloudRecordFile {
+): Promise<CloudRecordFile> {
   const records: CloudRecord[] = [];
   const malformedLines: number[] = [];
   let partialTail = false;
-  for (const line of jsonLines(readPhysicalLines(path, limits, counters))) {
+  for await (const line of jsonLines(path, limits, counters)) {
     if (line.kind === 'tail') partialTail = true;
-    else if (line.kind === 'malformed') malformedLines.push(line.lineIndex);
+    else if (line.kind === 'malformed') malformedLines.push(line.line);
     else if (line.record.capture !== CLOUD_CAPTURE_TAG) {
       const tag = String(line.record.capture ?? '');
       if (/^cursor-cloud-v\d+/.test(tag)) throw new CaptureSchemaUnsupported('cloud-capture', tag);
-      malformedLines.push(line.lineIndex);
-    } else records.push(toRecord(line.lineIndex, line.record));
+      malformedLines.push(line.line);
+    } else records.push(toRecord(line.line, line.record));
   }
   return { records, malformedLines, partialTail };
 }

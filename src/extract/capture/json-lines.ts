@@ -1,33 +1,35 @@
 /**
- * JSON-object records over physical lines: blank lines are skipped, a terminated line that is not a
- * JSON object is malformed (kept by index), a final unterminated unparsable line is a buffered tail.
+ * JSON-object records of a JSONL capture, over the shared frame scanner (`src/extract/jsonl`):
+ * blank frames are skipped, a closed frame that is not a JSON object is malformed (kept by its
+ * 1-based line), an unterminated tail is a record when it parses as a JSON object, else a buffered
+ * tail.
  */
+import { scanJsonlFrames } from '../jsonl/jsonl-frames.js';
+import type { ReadLimits } from '../limits/read-limits.js';
+import type { ReadCounters } from '../read-counters.js';
 import type { JsonObject } from './capture-contribution.js';
-import type { PhysicalLine } from './line-source.js';
 
 export type JsonLine =
-  | { kind: 'record'; lineIndex: number; record: JsonObject }
-  | { kind: 'malformed'; lineIndex: number }
+  | { kind: 'record'; line: number; record: JsonObject }
+  | { kind: 'malformed'; line: number }
   | { kind: 'tail' };
 
-function parseObject(text: string): JsonObject | null {
+export async function* jsonLines(
+  path: string,
+  limits: ReadLimits,
+  counters: ReadCounters,
+): AsyncGenerator<JsonLine> {
+  let bytes = 0;
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as JsonObject)
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-export function* jsonLines(lines: Iterable<PhysicalLine>): Generator<JsonLine> {
-  for (const line of lines) {
-    if (line.text.trim().length === 0) continue;
-    const record = parseObject(line.text);
-    if (record !== null) yield { kind: 'record', lineIndex: line.index, record };
-    else if (line.terminated) yield { kind: 'malformed', lineIndex: line.index };
-    else yield { kind: 'tail' };
+    for await (const frame of scanJsonlFrames(path, { limits })) {
+      bytes = frame.byteEnd;
+      if (frame.kind === 'blank') continue;
+      if (frame.record !== null) yield { kind: 'record', line: frame.line, record: frame.record };
+      else if (frame.kind === 'malformed') yield { kind: 'malformed', line: frame.line };
+      else yield { kind: 'tail' };
+    }
+  } finally {
+    counters.chargePayload(bytes);
   }
 }
 

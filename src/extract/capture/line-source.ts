@@ -1,7 +1,7 @@
 /**
- * Streaming physical-line reader for capture files under Source Read Limits v1. A local, tiny
- * interface (the shared JSONL frame scanner had not landed on main): lines are read in fixed chunks,
- * never the whole file, and every line keeps its physical index so positions are never renumbered.
+ * Streaming physical-line reader for the text captures that are not JSONL (raw SSE, Markdown),
+ * under the same Source Read Limits v1 bounds as the JSONL frame scanner: lines are read in fixed
+ * chunks, never the whole file, and every line keeps its physical index (never renumbered).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { checkLimit } from '../limits/limit-exceeded.js';

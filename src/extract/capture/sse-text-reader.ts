@@ -10,7 +10,7 @@ import type { CloudRecordFile } from './cloud-capture-reader.js';
 import { readPhysicalLines } from './line-source.js';
 
 interface Frame {
-  lineIndex: number;
+  line: number;
   event: string | null;
   id: string | null;
   data: string[];
@@ -45,7 +45,7 @@ export function readSseTextFile(path: string, limits: ReadLimits, counters: Read
     const payloadRun = (data as { runId?: unknown } | null)?.runId;
     if (typeof payloadRun === 'string' && payloadRun.length > 0) runId = payloadRun;
     records.push({
-      lineIndex: done.lineIndex,
+      line: done.line,
       kind: 'sse',
       agentId: null,
       runId,
@@ -73,7 +73,7 @@ export function readSseTextFile(path: string, limits: ReadLimits, counters: Read
     const colon = line.text.indexOf(':');
     const field = colon === -1 ? line.text : line.text.slice(0, colon);
     const value = colon === -1 ? '' : line.text.slice(colon + 1).replace(/^ /, '');
-    frame ??= { lineIndex: line.index, event: null, id: null, data: [] };
+    frame ??= { line: line.index + 1, event: null, id: null, data: [] };
     if (field === 'event') frame.event = value;
     else if (field === 'id') frame.id = value;
     else if (field === 'data') frame.data.push(value);

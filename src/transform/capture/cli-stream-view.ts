@@ -80,18 +80,18 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
     if (open === null || open.sealed) open = start('assistant');
     return open;
   };
-  const note = (segment: Segment, event: JsonObject, lineIndex: number): void => {
+  const note = (segment: Segment, event: JsonObject, line: number): void => {
     if (segment.firstMs === null && typeof event.timestamp_ms === 'number')
       segment.firstMs = event.timestamp_ms;
     const extra = unknownFields(event, KNOWN);
-    if (extra !== null) segment.extra.push({ lineIndex, fields: extra });
+    if (extra !== null) segment.extra.push({ line, fields: extra });
   };
-  for (const { event, lineIndex } of data.records) {
+  for (const { event, line } of data.records) {
     if (event.type === 'system' && event.subtype === 'init') init = event;
     else if (event.type === 'user') {
       const segment = start('user');
       segment.text.push(blocksText(event));
-      note(segment, event, lineIndex);
+      note(segment, event, line);
       open = null;
     } else if (event.type === 'assistant') {
       const isDelta = typeof event.timestamp_ms === 'number' && event.model_call_id === undefined;
@@ -100,13 +100,13 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
         if (!partialOutput && open !== null && open.text.length > 0) open.sealed = true;
         const segment = textTarget();
         segment.text.push(blocksText(event));
-        note(segment, event, lineIndex);
+        note(segment, event, line);
       }
     } else if (event.type === 'thinking') {
       const segment = textTarget();
       if (event.subtype !== 'completed' || segment.thinking.length === 0)
         segment.thinking.push(typeof event.text === 'string' ? event.text : '');
-      note(segment, event, lineIndex);
+      note(segment, event, line);
     } else if (event.type === 'tool_call') {
       const segment: Segment =
         open ?? [...segments].reverse().find((s) => s.role === 'assistant') ?? start('assistant');
@@ -138,9 +138,9 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
       const path = (fields.args as { path?: unknown } | null)?.path;
       if (typeof path === 'string' && !call.files.includes(path)) call.files.push(path);
       const lines = (call.extensions as { lines: unknown[] }).lines;
-      lines.push({ lineIndex, subtype, kind: fields.kindKey, ...(unknownFields(event, KNOWN) ?? {}) });
+      lines.push({ line, subtype, kind: fields.kindKey, ...(unknownFields(event, KNOWN) ?? {}) });
     } else if (event.type === 'result') result = event;
-    else unknownEvents.push({ lineIndex, event });
+    else unknownEvents.push({ line, event });
   }
   if (!segments.some((s) => s.role === 'assistant') && typeof result?.result === 'string')
     start('assistant').text.push(result.result);

@@ -36,7 +36,7 @@ export interface CloudRun {
 export interface LifecycleEvent {
   state: 'archived' | 'unarchived' | 'deleted';
   receivedAt: string | null;
-  lineIndex: number;
+  line: number;
 }
 
 export interface CloudAgentState {
@@ -145,7 +145,7 @@ function applySse(run: CloudRun, record: CloudRecord): void {
       return;
     default:
       run.otherEvents.push({
-        lineIndex: record.lineIndex,
+        line: record.line,
         event: record.event,
         id: record.id,
         data: record.data,
@@ -160,7 +160,7 @@ function applyRest(state: CloudAgentState, book: RunBook, record: CloudRecord): 
   if (lifecycle === 'archive' || lifecycle === 'unarchive' || /^DELETE \/v1\/agents\/[^/]+$/.test(endpoint)) {
     const state_ =
       lifecycle === 'archive' ? 'archived' : lifecycle === 'unarchive' ? 'unarchived' : 'deleted';
-    state.lifecycle.push({ state: state_, receivedAt: record.receivedAt, lineIndex: record.lineIndex });
+    state.lifecycle.push({ state: state_, receivedAt: record.receivedAt, line: record.line });
     return;
   }
   if (/\/cancel$/.test(endpoint) && record.runId !== null) {
@@ -173,7 +173,7 @@ function applyRest(state: CloudAgentState, book: RunBook, record: CloudRecord): 
   if (/\/runs$/.test(endpoint) && Array.isArray(body?.items)) runs.push(...body.items);
   for (const run of runs) book.snapshot(run);
   if (agent === null && runs.length === 0)
-    state.otherRecords.push({ lineIndex: record.lineIndex, endpoint: record.endpoint, body: record.body });
+    state.otherRecords.push({ line: record.line, endpoint: record.endpoint, body: record.body });
 }
 
 export function foldCloudRecords(records: readonly CloudRecord[]): CloudAgentState {
@@ -190,7 +190,7 @@ export function foldCloudRecords(records: readonly CloudRecord[]): CloudAgentSta
   const seen = new Set<string>();
   for (const record of records) {
     if (record.unknownFields !== null)
-      state.extraFields.push({ lineIndex: record.lineIndex, fields: record.unknownFields });
+      state.extraFields.push({ line: record.line, fields: record.unknownFields });
     if (record.kind === 'rest') applyRest(state, book, record);
     else if (record.kind === 'sse' && record.runId !== null) {
       if (record.event === 'heartbeat') {
@@ -208,7 +208,7 @@ export function foldCloudRecords(records: readonly CloudRecord[]): CloudAgentSta
       applySse(book.get(record.runId), record);
     } else
       state.otherRecords.push({
-        lineIndex: record.lineIndex,
+        line: record.line,
         kind: record.kind,
         unknownFields: record.unknownFields,
       });

@@ -13,7 +13,7 @@ export function captureReadDiagnostics(
       diagnostic(
         'CAPTURE_MALFORMED_LINE',
         'A capture line in the middle is not a valid record; the session stays provisional',
-        { lineIndexes: [...data.malformedLines], count: data.malformedLines.length },
+        { lines: [...data.malformedLines], count: data.malformedLines.length },
         scope,
       ),
     );

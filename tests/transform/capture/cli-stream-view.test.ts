@@ -11,6 +11,7 @@ import {
   unknownMajor,
 } from '../../../fixtures/capture/cli-captures.js';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
+import { DEFAULT_READ_LIMITS } from '../../../src/extract/limits/read-limits.js';
 import { extensions, onlySession, readCaptures } from '../../helpers/capture-sessions.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
@@ -65,7 +66,7 @@ describe('CLI stream-json view', () => {
   it('malformed middle line blocks completion even after a success result, with a diagnostic', async () => {
     const s = onlySession(await read(malformedMiddle()));
     expect(s.session.fidelity).toBe('partial');
-    expect(s.diagnostics[0]).toMatchObject({ code: 'CAPTURE_MALFORMED_LINE', details: { lineIndexes: [3] } });
+    expect(s.diagnostics[0]).toMatchObject({ code: 'CAPTURE_MALFORMED_LINE', details: { lines: [4] } });
     expect(s.messages).toHaveLength(3);
   });
 
@@ -87,7 +88,7 @@ describe('CLI stream-json view', () => {
       result: { unknownFields: unknown };
     };
     expect(capture.unknownEvents).toEqual([
-      { lineIndex: 7, event: { type: 'telemetry', subtype: 'tick', session_id: 'sess-0000-f6', counter: 3 } },
+      { line: 8, event: { type: 'telemetry', subtype: 'tick', session_id: 'sess-0000-f6', counter: 3 } },
     ]);
     expect(capture.init.unknownFields).toEqual({ tools: ['read', 'grep'], mcp_servers: [] });
     expect(capture.result.unknownFields).toEqual({ usage: { inputTokens: 10 } });
@@ -102,7 +103,7 @@ describe('CLI stream-json view', () => {
     expect(result.diagnostics[0]).toMatchObject({
       code: 'CAPTURE_SESSION_ID_CHANGED',
       severity: 'error',
-      details: { lineIndex: 2, failClosed: true },
+      details: { line: 3, failClosed: true },
     });
   });
 
@@ -112,6 +113,16 @@ describe('CLI stream-json view', () => {
     expect(result.diagnostics[0]).toMatchObject({
       code: 'CAPTURE_SCHEMA_UNSUPPORTED',
       details: { declared: '2' },
+    });
+  });
+
+  it('Source Read Limits v1: a crossed jsonlRecordBytes refuses the capture as a whole (outcome fatal)', async () => {
+    const limits = { ...DEFAULT_READ_LIMITS, jsonlRecordBytes: 100 };
+    const result = await readCaptures([writeCapture(tempDir(), 'big.ndjson', completeBasic())], limits);
+    expect(result.sessions).toEqual([]);
+    expect(result.diagnostics[0]).toMatchObject({
+      code: 'SOURCE_LIMIT_EXCEEDED',
+      details: { bound: 'jsonlRecordBytes', limit: 100, outcome: 'fatal', failClosed: true },
     });
   });
 
