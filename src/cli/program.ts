@@ -63,6 +63,7 @@ export function buildProgram(
     program.command('run').description('extract, transform and load Cursor history into the warehouse'),
   )
     .option('--since-last', 'incremental: skip sources unchanged since the last committed run')
+    .option('--redact', 'redact e-mails, bearer tokens, secret assignments and private keys before load')
     .action(
       guarded(async (_opts: RunFlags, cmd: Command) =>
         runCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd)), signal),

@@ -20,6 +20,7 @@ export interface RunFlags {
   backup?: string[];
   sourceLimit?: string[];
   config?: string;
+  redact?: boolean;
 }
 
 export interface ResolvedRun {
@@ -58,6 +59,7 @@ export function resolveRunFlags(flags: RunFlags): ResolvedRun {
       includeCrossWorkspaceSources:
         flags.includeCrossWorkspaceSources ?? config.includeCrossWorkspaceSources ?? false,
       workspace: flags.workspace ?? config.workspace ?? null,
+      redact: flags.redact ?? false,
     },
     target: parseTargetSpec(flags.target ?? config.target),
     workspace: flags.workspace ?? config.workspace ?? null,

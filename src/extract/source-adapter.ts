@@ -102,6 +102,8 @@ export interface SourceAdapter {
   discover(roots: SourceRoots, ctx: ReadContext): Promise<DiscoveredSource[]>;
   catalog(source: DiscoveredSource, ctx: ReadContext): AsyncIterable<SessionOccurrence>;
   hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution>;
+  /** Diagnostics about sources that yielded no session (skipped, undetected, refused), if any. */
+  drainDiagnostics?(): Diagnostic[];
   /** Releases snapshots and handles held for the run. */
   close(): void;
 }

@@ -4,6 +4,7 @@
  * batch → record the run. Memory holds the catalog (small per session) and one batch of sessions.
  */
 import { randomUUID } from 'node:crypto';
+import { nothingLoadedError } from '../extract/capture/capture-rejection.js';
 import { PrivateTempDir } from '../extract/fs/private-temp-dir.js';
 import type { ReadLimits } from '../extract/limits/read-limits.js';
 import { ReadCounters } from '../extract/read-counters.js';
@@ -15,6 +16,7 @@ import type { Diagnostic } from '../shared/diagnostic.js';
 import { faultPoint } from '../shared/fault-injection.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
+import { RunRedaction } from '../transform/redact/redact-session.js';
 import { resolveSession } from '../transform/resolve-session.js';
 import { SessionUnavailable } from '../transform/session-unavailable.js';
 import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
@@ -33,6 +35,8 @@ export interface RunOptions {
   includeCrossWorkspaceSources: boolean;
   /** The `--workspace` argument, matched after catalog and before any payload read. */
   workspace?: string | null;
+  /** Redact e-mails, bearer tokens, secret assignments and private keys before load. */
+  redact?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
 }
@@ -158,6 +162,8 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     limits: options.limits,
     prefer: options.preferredSource,
     includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
+    // Omitted when off, so runs without --redact keep their earlier read digest.
+    redact: options.redact === true ? true : undefined,
   });
   const adapters = createAdapters();
   let status: RunSummary['status'] = 'committed';
@@ -193,6 +199,10 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     );
     if (runScope.kind === 'workspace') ctx.scope = runScope.scope;
     let unavailable: SessionUnavailable | null = null;
+    for (const adapter of adapters) diagnostics.push(...(adapter.drainDiagnostics?.() ?? []));
+    const refused = nothingLoadedError(diagnostics, entries.length + counts.sourcesSkippedUnchanged);
+    if (refused) throw refused;
+    const redaction = options.redact ? new RunRedaction() : null;
     let batch: NormalizedSession[] = [];
     let memberships = new Map<string, Membership[]>();
     let batchRows = 0;
@@ -217,7 +227,11 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
         contributions.push(await adapter.hydrate(occurrence, ctx));
       let session: NormalizedSession;
       try {
-        session = resolveSession(contributions, { preferredSource: options.preferredSource, scope: plan });
+        const resolved = resolveSession(contributions, {
+          preferredSource: options.preferredSource,
+          scope: plan,
+        });
+        session = redaction ? redaction.apply(resolved) : resolved;
       } catch (error) {
         if (!(error instanceof SessionUnavailable)) throw error;
         diagnostics.push(error.diagnostic);
@@ -255,6 +269,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
         }
       : undefined;
     await flush(final);
+    if (redaction) diagnostics.push(redaction.diagnostic());
     counts.sessionsMarkedAbsent = final?.outcome.markedAbsent ?? 0;
     counts.diagnostics = diagnostics.length;
     await target.recordDiagnostics(runId, diagnostics);

@@ -3,12 +3,22 @@
  * finalizes it into rows. Each representation registers how it becomes a view; replica
  * reconciliation and the Composer/Store merge decide between several views.
  */
+
+import type {
+  CliStreamContribution,
+  CloudCaptureContribution,
+  MarkdownExportContribution,
+} from '../extract/capture/capture-contribution.js';
 import type {
   ComposerGlobalContribution,
   ComposerWorkspaceContribution,
 } from '../extract/composer/composer-contribution.js';
 import type { Contribution, SessionOccurrence } from '../extract/source-adapter.js';
 import { InternalError } from '../shared/errors.js';
+import { cliStreamView } from './capture/cli-stream-view.js';
+import { cloudAgentView } from './capture/cloud-agent-view.js';
+import { markdownExportView } from './capture/markdown-export-view.js';
+import { isCaptureView, resolveCaptureViews } from './capture/resolve-captures.js';
 import { composerGlobalView } from './composer/composer-global-view.js';
 import { composerWorkspaceView } from './composer/composer-workspace-view.js';
 import { resolveComposer } from './composer/resolve-composer.js';
@@ -29,6 +39,9 @@ type ViewBuilder = (contribution: Contribution) => SessionView;
 const VIEW_BUILDERS: Record<string, ViewBuilder> = {
   'composer-global': (c) => composerGlobalView(c as ComposerGlobalContribution),
   'composer-workspace': (c) => composerWorkspaceView(c as ComposerWorkspaceContribution),
+  'cli-stream': (c) => cliStreamView(c as CliStreamContribution),
+  'cloud-capture': (c) => cloudAgentView(c as CloudCaptureContribution),
+  'markdown-export': (c) => markdownExportView(c as MarkdownExportContribution),
 };
 
 export function contributionView(contribution: Contribution): SessionView {
@@ -49,7 +62,13 @@ export function resolveSession(
   const { store, others } = splitStoreContributions(contributions);
   const composer = others.filter((c) => c.kind.startsWith('composer-'));
   const base =
-    composer.length > 0 ? resolveComposer(composer) : others[0] ? contributionView(others[0]) : null;
+    composer.length > 0 ? resolveComposer(composer) : others.length > 0 ? resolveOthers(others) : null;
   const view = withStore(base, store, options.preferredSource);
   return finalizeSession(options.scope ? applyScopePlan(view, options.scope) : view);
+}
+
+/** Non-Composer contributions: several captures of one session reconcile; otherwise the one view. */
+function resolveOthers(contributions: readonly Contribution[]): SessionView {
+  const views = contributions.map(contributionView);
+  return views.length > 1 && views.every(isCaptureView) ? resolveCaptureViews(views) : views[0]!;
 }

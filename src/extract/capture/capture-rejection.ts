@@ -1,0 +1,67 @@
+/**
+ * Why a whole capture source is refused before any of its rows is written (fail closed): a
+ * declared unknown major version, a session ID that changes inside one file, or a read failure
+ * (limit, encoding). Details are safe: no content, no paths.
+ */
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { EtlError, IntegrityError, IoError } from '../../shared/errors.js';
+
+export class CaptureSchemaUnsupported extends IntegrityError {
+  constructor(surface: string, declared: string) {
+    super('CAPTURE_SCHEMA_UNSUPPORTED', 'The capture declares an unknown major schema version', {
+      surface,
+      declared,
+      remedy: 'Upgrade cursor-etl to a version that reads this capture format.',
+    });
+  }
+}
+
+export class CaptureSessionIdChanged extends IntegrityError {
+  constructor(surface: string, line: number) {
+    super('CAPTURE_SESSION_ID_CHANGED', 'The session ID changes inside one capture file', {
+      surface,
+      line,
+      remedy: 'Split concatenated captures into one file per session.',
+    });
+  }
+}
+
+/** The diagnostic recorded when a source is refused; `failClosed` marks it for the run's exit rule. */
+export function rejectionDiagnostic(error: unknown, sourceRef: string): Diagnostic {
+  const etl =
+    error instanceof EtlError
+      ? error
+      : new IoError('CAPTURE_UNREADABLE', 'The capture could not be read', {
+          errorCode: (error as NodeJS.ErrnoException)?.code ?? 'unknown',
+        });
+  return diagnostic(
+    etl.code,
+    `${etl.message}; the capture source was not loaded`,
+    { ...etl.details, outcome: 'fatal', failClosed: true },
+    { severity: 'error', sourceRef },
+  );
+}
+
+export class CaptureSessionIdMissing extends IntegrityError {
+  constructor(surface: string) {
+    super('CAPTURE_SESSION_ID_MISSING', 'The capture names no session, so it has no stable identity', {
+      surface,
+      remedy: 'Capture the stream from its start (the first events carry the session or run ID).',
+    });
+  }
+}
+
+/**
+ * Fatal (exit 4) only when sources were refused and nothing else was catalogued; otherwise the
+ * refusals stay diagnostics of a successful run.
+ */
+export function nothingLoadedError(diagnostics: readonly Diagnostic[], occurrences: number): EtlError | null {
+  if (occurrences > 0) return null;
+  const refused = diagnostics.find((item) => item.details.failClosed === true);
+  if (!refused) return null;
+  const { failClosed: _f, ...details } = refused.details;
+  return new IoError(refused.code, 'No source could be loaded; every capture source was refused', {
+    ...details,
+    refusedSources: diagnostics.filter((item) => item.details.failClosed === true).length,
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * Streaming physical-line reader for the text captures that are not JSONL (raw SSE, Markdown),
+ * under the same Source Read Limits v1 bounds as the JSONL frame scanner: lines are read in fixed
+ * chunks, never the whole file, and every line keeps its physical index (never renumbered).
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { checkLimit } from '../limits/limit-exceeded.js';
+import type { ReadLimits } from '../limits/read-limits.js';
+import type { ReadCounters } from '../read-counters.js';
+import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+
+export interface PhysicalLine {
+  /** Zero-based physical line index (blank lines count). */
+  index: number;
+  text: string;
+  /** False only for a final line without `\n`: a buffered tail the producer may still be writing. */
+  terminated: boolean;
+}
+
+const CHUNK = 64 * 1024;
+
+function decodeLine(bytes: Buffer): string {
+  const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+  return decodeStrictUtf8(bytes.subarray(0, end), 'capture', false);
+}
+
+/**
+ * Yields every physical line. `jsonlRecordBytes` bounds one nonempty line (CR/LF excluded),
+ * `jsonlSourceBytes` the whole file (a leading BOM included, then stripped), `jsonlRecordCount`
+ * the nonempty lines. Invalid UTF-8 throws SOURCE_ENCODING_INVALID; a crossed bound throws
+ * SOURCE_LIMIT_EXCEEDED. Callers decide what a failure means for their source.
+ */
+export function* readPhysicalLines(
+  path: string,
+  limits: ReadLimits,
+  counters: ReadCounters,
+): Generator<PhysicalLine> {
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(CHUNK);
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let total = 0;
+    let index = 0;
+    let records = 0;
+    let first = true;
+    const finish = (terminated: boolean): PhysicalLine => {
+      const bytes = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      const text = decodeLine(bytes);
+      if (text.trim().length > 0) checkLimit('jsonlRecordCount', limits.jsonlRecordCount, ++records);
+      return { index: index++, text, terminated };
+    };
+    for (;;) {
+      const read = readSync(fd, chunk, 0, CHUNK, null);
+      if (read === 0) break;
+      total += read;
+      checkLimit('jsonlSourceBytes', limits.jsonlSourceBytes, total);
+      counters.chargePayload(read);
+      let view = chunk.subarray(0, read);
+      if (first && view.length >= 3 && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf)
+        view = view.subarray(3);
+      first = false;
+      let start = 0;
+      for (let nl = view.indexOf(0x0a); nl !== -1; nl = view.indexOf(0x0a, start)) {
+        pending.push(Buffer.from(view.subarray(start, nl)));
+        pendingBytes += nl - start;
+        checkRecordBytes(pending, pendingBytes, limits);
+        yield finish(true);
+        start = nl + 1;
+      }
+      if (start < view.length) {
+        pending.push(Buffer.from(view.subarray(start)));
+        pendingBytes += view.length - start;
+        checkRecordBytes(pending, pendingBytes, limits);
+      }
+    }
+    if (pendingBytes > 0) yield finish(false);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkRecordBytes(pending: Buffer[], bytes: number, limits: ReadLimits): void {
+  if (bytes <= limits.jsonlRecordBytes) return;
+  const last = pending[pending.length - 1];
+  // A trailing CR belongs to the line ending, not the record.
+  const crlf = last !== undefined && last.length > 0 && last[last.length - 1] === 0x0d ? 1 : 0;
+  checkLimit('jsonlRecordBytes', limits.jsonlRecordBytes, bytes - crlf);
+}

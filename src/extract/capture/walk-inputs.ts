@@ -1,0 +1,67 @@
+/**
+ * Expands `--input` paths into capture files: a file is taken as given; a directory is walked in
+ * sorted order up to a depth and entry bound. Symlinks are never followed (not even a top-level
+ * one); skipped entries become diagnostics, never errors.
+ */
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { sourceKeyFor } from '../fs/source-identity.js';
+
+export const WALK_MAX_DEPTH = 8;
+export const WALK_MAX_ENTRIES = 10_000;
+
+export interface WalkResult {
+  files: string[];
+  diagnostics: Diagnostic[];
+}
+
+function skipped(code: string, message: string, path: string, details: Record<string, unknown> = {}) {
+  return diagnostic(code, message, details, { sourceRef: sourceKeyFor('capture-file', path) });
+}
+
+export function walkInputs(inputs: readonly string[]): WalkResult {
+  const files: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let entries = 0;
+  const visit = (path: string, depth: number): void => {
+    if (++entries > WALK_MAX_ENTRIES) {
+      if (entries === WALK_MAX_ENTRIES + 1)
+        diagnostics.push(
+          skipped('CAPTURE_WALK_LIMIT', 'Input walk stopped at its entry bound', path, {
+            bound: 'entries',
+            limit: WALK_MAX_ENTRIES,
+          }),
+        );
+      return;
+    }
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat) {
+      diagnostics.push(skipped('CAPTURE_INPUT_MISSING', 'An input path does not exist', path));
+      return;
+    }
+    if (stat.isSymbolicLink()) {
+      diagnostics.push(skipped('CAPTURE_SYMLINK_SKIPPED', 'A symlink in the inputs was not followed', path));
+      return;
+    }
+    if (stat.isFile()) {
+      files.push(path);
+      return;
+    }
+    if (!stat.isDirectory()) return;
+    if (depth >= WALK_MAX_DEPTH) {
+      diagnostics.push(
+        skipped('CAPTURE_WALK_LIMIT', 'Input walk stopped at its depth bound', path, {
+          bound: 'depth',
+          limit: WALK_MAX_DEPTH,
+        }),
+      );
+      return;
+    }
+    const children: Dirent[] = readdirSync(path, { withFileTypes: true });
+    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const child of children) visit(join(path, child.name), depth + 1);
+  };
+  for (const input of inputs) visit(input, 0);
+  return { files: [...new Set(files)], diagnostics };
+}

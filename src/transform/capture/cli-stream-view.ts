@@ -1,0 +1,219 @@
+/**
+ * A Cursor CLI stream-json/json capture → SessionView. Assistant text is grouped into segments (the
+ * text between tool calls); under `--stream-partial-output` only new deltas (timestamp, no
+ * model_call_id) are appended, the buffered and final flushes are skipped. Complete only after a
+ * terminal `result` success with `is_error` not true and no malformed line.
+ */
+import type { CliStreamContribution, JsonObject } from '../../extract/capture/capture-contribution.js';
+import type { SessionView, ViewToolCall } from '../session-view.js';
+import { ToolIdentityAllocator } from '../tool-identity.js';
+import { CaptureMessageIds } from './capture-message-id.js';
+import { captureMessage, captureView, linkParents } from './capture-view.js';
+import { cliToolFields, toolStatus } from './cli-tool-call.js';
+import { captureReadDiagnostics } from './read-diagnostics.js';
+import { unknownFields } from './unknown-fields.js';
+
+interface Segment {
+  role: 'user' | 'assistant';
+  text: string[];
+  thinking: string[];
+  tools: ViewToolCall[];
+  firstMs: number | null;
+  sealed: boolean;
+  extra: JsonObject[];
+}
+
+const KNOWN = [
+  'type',
+  'subtype',
+  'session_id',
+  'message',
+  'timestamp_ms',
+  'model_call_id',
+  'call_id',
+  'tool_call',
+  'text',
+];
+const INIT_KNOWN = ['apiKeySource', 'cwd', 'model', 'permissionMode'];
+const RESULT_KNOWN = ['is_error', 'duration_ms', 'duration_api_ms', 'result', 'request_id'];
+
+function blocksText(event: JsonObject): string {
+  const content = (event.message as { content?: unknown } | undefined)?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((block) => (typeof block?.text === 'string' && (block.type ?? 'text') === 'text' ? block.text : ''))
+    .join('');
+}
+
+function isPartialOutput(events: readonly JsonObject[]): boolean {
+  return events.some(
+    (e) => e.type === 'assistant' && typeof e.timestamp_ms === 'number' && e.model_call_id === undefined,
+  );
+}
+
+export function cliStreamView(contribution: CliStreamContribution): SessionView {
+  const { data, occurrence } = contribution;
+  const events = data.records.map((record) => record.event);
+  const partialOutput = isPartialOutput(events);
+  const segments: Segment[] = [];
+  const calls = new Map<string, ViewToolCall>();
+  const unknownEvents: JsonObject[] = [];
+  let open: Segment | null = null;
+  let init: JsonObject | null = null;
+  let result: JsonObject | null = null;
+  let skippedFlushes = 0;
+  const start = (role: Segment['role']): Segment => {
+    const segment: Segment = {
+      role,
+      text: [],
+      thinking: [],
+      tools: [],
+      firstMs: null,
+      sealed: false,
+      extra: [],
+    };
+    segments.push(segment);
+    return segment;
+  };
+  const textTarget = (): Segment => {
+    if (open === null || open.sealed) open = start('assistant');
+    return open;
+  };
+  const note = (segment: Segment, event: JsonObject, line: number): void => {
+    if (segment.firstMs === null && typeof event.timestamp_ms === 'number')
+      segment.firstMs = event.timestamp_ms;
+    const extra = unknownFields(event, KNOWN);
+    if (extra !== null) segment.extra.push({ line, fields: extra });
+  };
+  for (const { event, line } of data.records) {
+    if (event.type === 'system' && event.subtype === 'init') init = event;
+    else if (event.type === 'user') {
+      const segment = start('user');
+      segment.text.push(blocksText(event));
+      note(segment, event, line);
+      open = null;
+    } else if (event.type === 'assistant') {
+      const isDelta = typeof event.timestamp_ms === 'number' && event.model_call_id === undefined;
+      if (partialOutput && !isDelta) skippedFlushes++;
+      else {
+        if (!partialOutput && open !== null && open.text.length > 0) open.sealed = true;
+        const segment = textTarget();
+        segment.text.push(blocksText(event));
+        note(segment, event, line);
+      }
+    } else if (event.type === 'thinking') {
+      const segment = textTarget();
+      if (event.subtype !== 'completed' || segment.thinking.length === 0)
+        segment.thinking.push(typeof event.text === 'string' ? event.text : '');
+      note(segment, event, line);
+    } else if (event.type === 'tool_call') {
+      const segment: Segment =
+        open ?? [...segments].reverse().find((s) => s.role === 'assistant') ?? start('assistant');
+      open = segment;
+      segment.sealed = true;
+      const subtype = String(event.subtype ?? '');
+      const fields = cliToolFields(event);
+      const callId = typeof event.call_id === 'string' && event.call_id.length > 0 ? event.call_id : null;
+      const existing = callId === null ? undefined : calls.get(callId);
+      const call: ViewToolCall = existing ?? {
+        toolId: callId ?? '',
+        toolIdOrigin: callId === null ? 'tool-v1' : 'source-native',
+        name: fields.name,
+        status: 'started',
+        params: null,
+        result: null,
+        error: null,
+        files: [],
+        userDecision: null,
+        extensions: { kind: fields.kindKey, lines: [] },
+      };
+      if (!existing) segment.tools.push(call);
+      if (callId !== null) calls.set(callId, call);
+      call.status = toolStatus(subtype, fields.outcome);
+      call.params = fields.args ?? call.params;
+      call.result = fields.result ?? call.result;
+      call.error = fields.error ?? call.error;
+      if (fields.outcome === 'rejected') call.userDecision = 'rejected';
+      const path = (fields.args as { path?: unknown } | null)?.path;
+      if (typeof path === 'string' && !call.files.includes(path)) call.files.push(path);
+      const lines = (call.extensions as { lines: unknown[] }).lines;
+      lines.push({ line, subtype, kind: fields.kindKey, ...(unknownFields(event, KNOWN) ?? {}) });
+    } else if (event.type === 'result') result = event;
+    else unknownEvents.push({ line, event });
+  }
+  if (!segments.some((s) => s.role === 'assistant') && typeof result?.result === 'string')
+    start('assistant').text.push(result.result);
+  const model = typeof init?.model === 'string' ? init.model : null;
+  const ids = new CaptureMessageIds('cli-stream');
+  const messages = segments.map((segment) => {
+    const content = segment.text.join('');
+    const messageId = ids.next(segment.role, content);
+    const tools = new ToolIdentityAllocator(messageId);
+    return captureMessage({
+      messageId,
+      identityOrigin: 'capture-v1',
+      role: segment.role,
+      content,
+      thinking: segment.thinking.length > 0 ? segment.thinking.join('') : null,
+      model: segment.role === 'assistant' ? model : null,
+      time:
+        segment.firstMs === null
+          ? { kind: 'missing', inferable: true }
+          : { kind: 'direct', ms: segment.firstMs, source: 'capture-event' },
+      origin: 'cli',
+      toolCalls: segment.tools.map((t) =>
+        t.toolIdOrigin === 'tool-v1' ? { ...t, toolId: tools.next({ name: t.name, params: t.params }) } : t,
+      ),
+      extensions: segment.extra.length > 0 ? { unknownFields: segment.extra } : null,
+    });
+  });
+  const succeeded = result?.subtype === 'success' && result.is_error !== true;
+  const complete = succeeded && data.malformedLines.length === 0;
+  const reasonCodes = complete ? [] : ['capture-provisional'];
+  if (data.malformedLines.length > 0) reasonCodes.push('capture-malformed-line');
+  const cwd =
+    typeof init?.cwd === 'string' && init.cwd.length > 0 ? init.cwd.replace(/(.)[\\/]+$/, '$1') : null;
+  return captureView(contribution, {
+    resolvedSource: 'cli-stream',
+    sourceRole: 'cli',
+    complete,
+    reasonCodes,
+    title: null,
+    workspacePath: cwd,
+    createdAt: null,
+    updatedAt: null,
+    messages: linkParents(messages),
+    diagnostics: captureReadDiagnostics(data, occurrence),
+    extensions: {
+      capture: {
+        surface: 'cli-stream',
+        lifecycle: complete ? 'complete' : 'provisional',
+        partialOutput,
+        flushesSkipped: skippedFlushes,
+        init:
+          init === null
+            ? null
+            : { ...pick(init, INIT_KNOWN), unknownFields: unknownFields(init, [...KNOWN, ...INIT_KNOWN]) },
+        result:
+          result === null
+            ? null
+            : {
+                subtype: result.subtype ?? null,
+                ...pick(
+                  result,
+                  RESULT_KNOWN.filter((k) => k !== 'result'),
+                ),
+                unknownFields: unknownFields(result, [...KNOWN, ...RESULT_KNOWN]),
+              },
+        unknownEvents,
+        malformedLines: data.malformedLines,
+        partialTail: data.partialTail,
+      },
+    },
+  });
+}
+
+function pick(object: JsonObject, keys: readonly string[]): JsonObject {
+  return Object.fromEntries(keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]));
+}

@@ -1,0 +1,74 @@
+/**
+ * One CLI `tool_call` event → tool fields. The tool name is the single `<name>ToolCall` key (suffix
+ * stripped), else `function.name`, else the protobuf-style `tool.case`, else `unknown`. The result
+ * envelope key (`success`, `failure`, `error`, `rejected`) becomes the status.
+ */
+import type { JsonObject } from '../../extract/capture/capture-contribution.js';
+import { canonicalJson } from '../canonical-json.js';
+
+export interface CliToolFields {
+  name: string;
+  kindKey: string | null;
+  args: unknown;
+  outcome: string | null;
+  result: string | null;
+  error: string | null;
+}
+
+function asObject(value: unknown): JsonObject | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
+}
+
+function parsedArguments(value: unknown): unknown {
+  if (typeof value !== 'string') return value ?? null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return { _raw: value };
+  }
+}
+
+function kindOf(toolCall: JsonObject): { name: string; kindKey: string | null; body: JsonObject | null } {
+  const kindKeys = Object.keys(toolCall).filter((key) => key.endsWith('ToolCall'));
+  if (kindKeys.length === 1) {
+    const kindKey = kindKeys[0]!;
+    return {
+      name: kindKey.slice(0, -'ToolCall'.length) || kindKey,
+      kindKey,
+      body: asObject(toolCall[kindKey]),
+    };
+  }
+  const fn = asObject(toolCall.function);
+  if (fn !== null && typeof fn.name === 'string')
+    return {
+      name: fn.name,
+      kindKey: 'function',
+      body: { args: parsedArguments(fn.arguments), result: fn.result },
+    };
+  const oneof = asObject(toolCall.tool);
+  if (oneof !== null && typeof oneof.case === 'string')
+    return { name: oneof.case.replace(/ToolCall$/, ''), kindKey: oneof.case, body: asObject(oneof.value) };
+  return { name: 'unknown', kindKey: null, body: null };
+}
+
+export function cliToolFields(event: JsonObject): CliToolFields {
+  const { name, kindKey, body } = kindOf(asObject(event.tool_call) ?? {});
+  const envelope = asObject(body?.result);
+  const outcome = envelope === null ? null : (Object.keys(envelope)[0] ?? null);
+  const value = outcome === null ? undefined : envelope![outcome];
+  return {
+    name,
+    kindKey,
+    args: body?.args ?? null,
+    outcome,
+    result: outcome === 'success' && value !== undefined ? canonicalJson(value) : null,
+    error: outcome !== null && outcome !== 'success' && value !== undefined ? canonicalJson(value) : null,
+  };
+}
+
+export function toolStatus(subtype: string, outcome: string | null): string {
+  if (outcome === 'success') return 'completed';
+  if (outcome === 'failure') return 'failed';
+  if (outcome !== null) return outcome;
+  return subtype === 'completed' ? 'completed' : 'started';
+}

@@ -1,0 +1,130 @@
+/**
+ * A Cloud Agents v1 capture → SessionView: session = agent, one assistant message per run (its
+ * native run ID), runs in first-seen order. Upper-case run statuses are mapped explicitly;
+ * archive/unarchive/delete are recorded lifecycle states in `extensions.capture.lifecycle`. Complete
+ * once the latest run is terminal or the agent was archived or deleted, and no line was malformed.
+ */
+import type { CloudCaptureContribution } from '../../extract/capture/capture-contribution.js';
+import { diagnostic } from '../../shared/diagnostic.js';
+import { canonicalJson } from '../canonical-json.js';
+import type { SessionTime, SessionView, ViewToolCall } from '../session-view.js';
+import { captureMessage, captureView, linkParents } from './capture-view.js';
+import { type CloudRun, foldCloudRecords } from './cloud-runs.js';
+import { captureReadDiagnostics } from './read-diagnostics.js';
+
+export const RUN_STATUS_LIFECYCLE: Readonly<Record<string, string>> = {
+  CREATING: 'pending',
+  RUNNING: 'running',
+  FINISHED: 'complete',
+  ERROR: 'failed',
+  CANCELLED: 'cancelled',
+  EXPIRED: 'expired',
+};
+
+const TERMINAL = new Set(['FINISHED', 'ERROR', 'CANCELLED', 'EXPIRED']);
+
+function isoMs(value: unknown): number | null {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/.test(value)) return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+function metadataTime(value: unknown): SessionTime | null {
+  const ms = isoMs(value);
+  return ms === null ? null : { ms, source: 'capture-metadata' };
+}
+
+function toolCalls(run: CloudRun): ViewToolCall[] {
+  return [...run.tools.values()].map((tool) => ({
+    toolId: tool.callId,
+    toolIdOrigin: 'source-native',
+    name: tool.name,
+    status: tool.status,
+    params: tool.args ?? null,
+    result: tool.result === null || tool.result === undefined ? null : canonicalJson(tool.result),
+    error: null,
+    files: [],
+    userDecision: null,
+    extensions: tool.truncated === null ? null : { truncated: tool.truncated },
+  }));
+}
+
+export function cloudAgentView(contribution: CloudCaptureContribution): SessionView {
+  const { data, occurrence } = contribution;
+  const state = foldCloudRecords(data.records);
+  const messages = state.runs.map((run) => {
+    const created = isoMs(run.createdAt);
+    return captureMessage({
+      messageId: run.runId,
+      identityOrigin: 'capture-native',
+      role: 'assistant',
+      content: run.text.length > 0 ? run.text.join('') : (run.resultText ?? ''),
+      thinking: run.thinking.length > 0 ? run.thinking.join('') : null,
+      time:
+        created === null
+          ? { kind: 'missing', inferable: true }
+          : { kind: 'direct', ms: created, source: 'capture-event' },
+      origin: 'cloud',
+      durationMs: run.durationMs,
+      toolCalls: toolCalls(run),
+      extensions: {
+        runStatus: run.status,
+        runLifecycle: run.status === null ? 'unknown' : (RUN_STATUS_LIFECYCLE[run.status] ?? 'unknown'),
+        streamDone: run.done,
+        cancelRequested: run.cancelRequested,
+        connections: run.connections,
+        resumedFrom: run.resumedFrom,
+        git: run.git ?? null,
+        errors: run.errors,
+        otherEvents: run.otherEvents,
+      },
+    });
+  });
+  const last = state.runs[state.runs.length - 1];
+  const lifecycle = state.lifecycle[state.lifecycle.length - 1]?.state ?? null;
+  const closed = lifecycle === 'archived' || lifecycle === 'deleted';
+  const terminal = last?.status !== undefined && last.status !== null && TERMINAL.has(last.status);
+  const complete = (terminal || closed) && data.malformedLines.length === 0;
+  const reasonCodes = complete ? [] : ['capture-provisional'];
+  if (data.malformedLines.length > 0) reasonCodes.push('capture-malformed-line');
+  const diagnostics = captureReadDiagnostics(data, occurrence);
+  if (data.unattributedRecords > 0)
+    diagnostics.push(
+      diagnostic(
+        'CAPTURE_RECORD_UNATTRIBUTED',
+        'Capture records naming no agent were not attributed to any agent of a multi-agent file',
+        { count: data.unattributedRecords },
+        { sessionId: occurrence.sessionId, sourceRef: occurrence.occurrenceRef },
+      ),
+    );
+  const agent = state.agent;
+  return captureView(contribution, {
+    resolvedSource: 'cloud-agent',
+    sourceRole: 'cloud',
+    complete,
+    reasonCodes,
+    title: typeof agent?.name === 'string' && agent.name.length > 0 ? agent.name : null,
+    workspacePath: null,
+    createdAt: metadataTime(agent?.createdAt),
+    updatedAt: metadataTime(agent?.updatedAt),
+    messages: linkParents(messages),
+    diagnostics,
+    extensions: {
+      capture: {
+        surface: 'cloud-agent',
+        format: data.format,
+        agentIdKnown: data.agentIdKnown,
+        lifecycle: complete ? 'complete' : 'provisional',
+        agentState: lifecycle ?? (typeof agent?.status === 'string' ? agent.status : null),
+        lifecycleEvents: state.lifecycle,
+        agent,
+        replaysSkipped: state.replaysSkipped,
+        heartbeats: state.heartbeats,
+        otherRecords: state.otherRecords,
+        extraFields: state.extraFields,
+        malformedLines: data.malformedLines,
+        partialTail: data.partialTail,
+      },
+    },
+  });
+}

@@ -1,0 +1,218 @@
+/**
+ * Folds Cloud Agents v1 capture records into the agent and its runs (in first-seen order): SSE
+ * replays across reconnects are de-duplicated by (run, event, id); id-less `status` frames only
+ * update the status; assistant/thinking deltas are concatenated per run; tool calls merge by
+ * `callId`; REST snapshots supply agent/run metadata and the archive/unarchive/delete lifecycle.
+ */
+import type { CloudRecord, JsonObject } from '../../extract/capture/capture-contribution.js';
+
+export interface CloudTool {
+  callId: string;
+  name: string;
+  status: string;
+  args: unknown;
+  result: unknown;
+  truncated: unknown;
+}
+
+export interface CloudRun {
+  runId: string;
+  status: string | null;
+  text: string[];
+  thinking: string[];
+  tools: Map<string, CloudTool>;
+  resultText: string | null;
+  durationMs: number | null;
+  git: unknown;
+  createdAt: string | null;
+  errors: unknown[];
+  connections: number[];
+  resumedFrom: string[];
+  otherEvents: JsonObject[];
+  done: boolean;
+  cancelRequested: boolean;
+}
+
+export interface LifecycleEvent {
+  state: 'archived' | 'unarchived' | 'deleted';
+  receivedAt: string | null;
+  line: number;
+}
+
+export interface CloudAgentState {
+  agent: JsonObject | null;
+  runs: CloudRun[];
+  lifecycle: LifecycleEvent[];
+  replaysSkipped: number;
+  heartbeats: number;
+  otherRecords: JsonObject[];
+  /** Unknown fields of known records, by line. */
+  extraFields: JsonObject[];
+}
+
+function obj(value: unknown): JsonObject | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+function newRun(runId: string): CloudRun {
+  return {
+    runId,
+    status: null,
+    text: [],
+    thinking: [],
+    tools: new Map(),
+    resultText: null,
+    durationMs: null,
+    git: null,
+    createdAt: null,
+    errors: [],
+    connections: [],
+    resumedFrom: [],
+    otherEvents: [],
+    done: false,
+    cancelRequested: false,
+  };
+}
+
+class RunBook {
+  readonly runs = new Map<string, CloudRun>();
+  get(runId: string): CloudRun {
+    let run = this.runs.get(runId);
+    if (!run) {
+      run = newRun(runId);
+      this.runs.set(runId, run);
+    }
+    return run;
+  }
+  /** A REST run object: status and times the API reported. */
+  snapshot(value: unknown): void {
+    const body = obj(value);
+    const runId = str(body?.id);
+    if (body === null || runId === null) return;
+    const run = this.get(runId);
+    run.status = str(body.status) ?? run.status;
+    run.createdAt = str(body.createdAt) ?? run.createdAt;
+    run.resultText = str(body.result) ?? run.resultText;
+    if (typeof body.durationMs === 'number') run.durationMs = body.durationMs;
+    run.git = body.git ?? run.git;
+  }
+}
+
+function applySse(run: CloudRun, record: CloudRecord): void {
+  const data = obj(record.data) ?? {};
+  if (record.connection !== null && !run.connections.includes(record.connection))
+    run.connections.push(record.connection);
+  if (record.resumedFrom !== null && !run.resumedFrom.includes(record.resumedFrom))
+    run.resumedFrom.push(record.resumedFrom);
+  switch (record.event) {
+    case 'status':
+      run.status = str(data.status) ?? run.status;
+      return;
+    case 'assistant':
+      run.text.push(typeof data.text === 'string' ? data.text : '');
+      return;
+    case 'thinking':
+      run.thinking.push(typeof data.text === 'string' ? data.text : '');
+      return;
+    case 'tool_call': {
+      const callId = str(data.callId) ?? `#${run.tools.size}`;
+      const prior = run.tools.get(callId);
+      run.tools.set(callId, {
+        callId,
+        name: str(data.name) ?? prior?.name ?? 'unknown',
+        status: str(data.status) ?? prior?.status ?? 'unknown',
+        args: data.args ?? prior?.args ?? null,
+        result: data.result ?? prior?.result ?? null,
+        truncated: data.truncated ?? prior?.truncated ?? null,
+      });
+      return;
+    }
+    case 'result':
+      run.status = str(data.status) ?? run.status;
+      run.resultText = typeof data.text === 'string' ? data.text : run.resultText;
+      if (typeof data.durationMs === 'number') run.durationMs = data.durationMs;
+      run.git = data.git ?? run.git;
+      return;
+    case 'error':
+      run.errors.push(record.data);
+      return;
+    case 'done':
+      run.done = true;
+      return;
+    default:
+      run.otherEvents.push({
+        line: record.line,
+        event: record.event,
+        id: record.id,
+        data: record.data,
+      });
+  }
+}
+
+function applyRest(state: CloudAgentState, book: RunBook, record: CloudRecord): void {
+  const endpoint = record.endpoint ?? '';
+  const body = obj(record.body);
+  const lifecycle = /\/(archive|unarchive)$/.exec(endpoint)?.[1];
+  if (lifecycle === 'archive' || lifecycle === 'unarchive' || /^DELETE \/v1\/agents\/[^/]+$/.test(endpoint)) {
+    const state_ =
+      lifecycle === 'archive' ? 'archived' : lifecycle === 'unarchive' ? 'unarchived' : 'deleted';
+    state.lifecycle.push({ state: state_, receivedAt: record.receivedAt, line: record.line });
+    return;
+  }
+  if (/\/cancel$/.test(endpoint) && record.runId !== null) {
+    book.get(record.runId).cancelRequested = true;
+    return;
+  }
+  const agent = obj(body?.agent) ?? (/\/agents\/[^/]+$/.test(endpoint) && body?.id ? body : null);
+  if (agent !== null) state.agent = { ...(state.agent ?? {}), ...agent };
+  const runs = obj(body?.run) ? [body!.run] : /\/runs\/[^/]+$/.test(endpoint) ? [body] : [];
+  if (/\/runs$/.test(endpoint) && Array.isArray(body?.items)) runs.push(...body.items);
+  for (const run of runs) book.snapshot(run);
+  if (agent === null && runs.length === 0)
+    state.otherRecords.push({ line: record.line, endpoint: record.endpoint, body: record.body });
+}
+
+export function foldCloudRecords(records: readonly CloudRecord[]): CloudAgentState {
+  const state: CloudAgentState = {
+    agent: null,
+    runs: [],
+    lifecycle: [],
+    replaysSkipped: 0,
+    heartbeats: 0,
+    otherRecords: [],
+    extraFields: [],
+  };
+  const book = new RunBook();
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (record.unknownFields !== null)
+      state.extraFields.push({ line: record.line, fields: record.unknownFields });
+    if (record.kind === 'rest') applyRest(state, book, record);
+    else if (record.kind === 'sse' && record.runId !== null) {
+      if (record.event === 'heartbeat') {
+        state.heartbeats++;
+        continue;
+      }
+      if (record.id !== null) {
+        const key = `${record.runId}\u0000${record.event}\u0000${record.id}`;
+        if (seen.has(key)) {
+          state.replaysSkipped++;
+          continue;
+        }
+        seen.add(key);
+      }
+      applySse(book.get(record.runId), record);
+    } else
+      state.otherRecords.push({
+        line: record.line,
+        kind: record.kind,
+        unknownFields: record.unknownFields,
+      });
+  }
+  state.runs = [...book.runs.values()];
+  return state;
+}

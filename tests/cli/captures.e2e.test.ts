@@ -1,0 +1,231 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as cli from '../../fixtures/capture/cli-captures.js';
+import * as cloud from '../../fixtures/capture/cloud-captures.js';
+import * as md from '../../fixtures/capture/markdown-captures.js';
+import {
+  CANARY_SECRETS,
+  redactionCliCapture,
+  redactionMarkdown,
+} from '../../fixtures/capture/redaction-captures.js';
+import { writeCapture } from '../../fixtures/capture/write-capture.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+
+interface RunOutput {
+  run: { counts: Record<string, number> };
+  diagnostics: { code: string; details: Record<string, unknown> }[];
+}
+
+function workspace() {
+  const root = tempDir('etl-captures-');
+  const target = `duckdb:${join(root, 'w.duckdb')}`;
+  const run = (inputs: string[], extra: string[] = []) => {
+    const args = [
+      'run',
+      '--json',
+      '--cursor-user-dir',
+      join(root, 'no-cursor'),
+      '--target',
+      target,
+      ...extra,
+    ];
+    for (const input of inputs) args.push('--input', input);
+    return runCli(args);
+  };
+  const ok = (inputs: string[], extra: string[] = []): RunOutput => {
+    const result = run(inputs, extra);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+  const rows = (sql: string): Record<string, unknown>[] =>
+    JSON.parse(runCli(['query', '--json', '--target', target, sql]).stdout).rows;
+  return { root, target, run, ok, rows };
+}
+
+describe('etl run --input: every capture surface end to end', { timeout: 240_000 }, () => {
+  const w = workspace();
+  let first: RunOutput;
+  beforeAll(() => {
+    const dir = join(w.root, 'in');
+    writeCapture(dir, 'cli/complete-basic.ndjson', cli.completeBasic());
+    writeCapture(dir, 'cli/json-output.json', cli.jsonOutput());
+    writeCapture(dir, 'cli/partial-deltas.ndjson', cli.partialDeltas());
+    writeCapture(dir, 'cli/truncated-no-result.ndjson', cli.truncatedNoResult());
+    writeCapture(dir, 'cli/malformed-middle.ndjson', cli.malformedMiddle());
+    writeCapture(dir, 'cli/unknown-kinds.ndjson', cli.unknownKinds());
+    writeCapture(dir, 'cli/session-id-change.ndjson', cli.sessionIdChange());
+    writeCapture(dir, 'cli/unknown-major.ndjson', cli.unknownMajor());
+    writeCapture(dir, 'cloud/finished.capture.jsonl', cloud.finishedCapture());
+    writeCapture(dir, 'cloud/finished.sse', cloud.finishedSse());
+    writeCapture(dir, 'cloud/reconnect.capture.jsonl', cloud.reconnectCapture());
+    writeCapture(dir, 'cloud/expired-410.capture.jsonl', cloud.expired410Capture());
+    writeCapture(dir, 'cloud/cancel-archive-delete.capture.jsonl', cloud.cancelArchiveDeleteCapture());
+    writeCapture(dir, 'cloud/unknown-major.capture.jsonl', cloud.unknownMajorCapture());
+    writeCapture(dir, 'editor/export-hr-in-code.md', md.exportChat());
+    writeCapture(dir, 'specstory/v1-oldest.md', md.specStoryV1Oldest());
+    writeCapture(dir, 'specstory/v1-header.md', md.specStoryV1());
+    writeCapture(dir, 'specstory/v15-session-comment.md', md.specStoryV15());
+    writeCapture(dir, 'specstory/v2-tool-use.md', md.specStoryV2());
+    writeCapture(dir, 'specstory/unknown-major.md', md.specStoryV2({ version: '3.0.0' }));
+    writeCapture(dir, 'notes.txt', 'not a capture\n');
+    first = w.ok([dir]);
+  }, 240_000);
+
+  it('loads every supported capture and refuses the bad ones as diagnostics (exit 0)', () => {
+    expect(first.run.counts.sessionsInserted).toBe(16);
+    const codes = first.diagnostics.map((d) => d.code).sort();
+    expect(codes).toEqual([
+      'CAPTURE_KIND_UNDETECTED',
+      'CAPTURE_MALFORMED_LINE',
+      'CAPTURE_PARTIAL_TAIL',
+      'CAPTURE_SCHEMA_UNSUPPORTED',
+      'CAPTURE_SCHEMA_UNSUPPORTED',
+      'CAPTURE_SCHEMA_UNSUPPORTED',
+      'CAPTURE_SESSION_ID_CHANGED',
+    ]);
+    expect(JSON.stringify(first.diagnostics)).not.toContain(w.root);
+    const bySource = w.rows(
+      'select resolved_source, fidelity, count(*)::int as n from sessions group by all order by all',
+    );
+    expect(bySource).toEqual([
+      { resolved_source: 'cli-stream', fidelity: 'complete', n: 4 },
+      { resolved_source: 'cli-stream', fidelity: 'partial', n: 2 },
+      { resolved_source: 'cloud-agent', fidelity: 'complete', n: 5 },
+      { resolved_source: 'markdown-export', fidelity: 'complete', n: 5 },
+    ]);
+  });
+
+  it('rows carry capture provenance: roles, carriers and identity origins', () => {
+    expect(
+      w.rows('select distinct source_role, representation, carrier from source_instances order by all'),
+    ).toEqual([
+      { source_role: 'cli', representation: 'cli-stream', carrier: 'capture' },
+      { source_role: 'cloud', representation: 'cloud-capture', carrier: 'capture' },
+      { source_role: 'markdown', representation: 'markdown-export', carrier: 'capture' },
+    ]);
+    expect(w.rows('select distinct identity_origin from messages order by 1')).toEqual([
+      { identity_origin: 'capture-native' },
+      { identity_origin: 'capture-v1' },
+    ]);
+  });
+
+  it('Markdown never invents times: Export Chat messages are `unknown` and the session `epoch-unknown`', () => {
+    const rows = w.rows(
+      "select distinct s.created_at_source, m.timestamp_source from sessions s join messages m using (session_id) where s.title = 'Rename the helper module'",
+    );
+    expect(rows).toEqual([{ created_at_source: 'epoch-unknown', timestamp_source: 'unknown' }]);
+  });
+
+  it('a second identical run writes nothing and etl verify passes', () => {
+    const again = w.ok([join(w.root, 'in')]);
+    expect(again.run.counts).toMatchObject({
+      sessionsInserted: 0,
+      sessionsReplaced: 0,
+      sessionsUnchanged: 16,
+    });
+    expect(runCli(['verify', '--json', '--target', w.target]).code).toBe(0);
+  });
+});
+
+describe('provisional vs complete through the load rule', { timeout: 240_000 }, () => {
+  it('CLI: a later longer complete capture replaces the provisional one; a provisional one never overwrites it', () => {
+    const w = workspace();
+    const { provisional, complete } = cli.provisionalThenComplete();
+    const p = writeCapture(w.root, 'a/run-partial.ndjson', provisional);
+    const c = writeCapture(w.root, 'b/run-later.ndjson', complete);
+    expect(w.ok([p]).run.counts.sessionsInserted).toBe(1);
+    expect(w.ok([c]).run.counts.sessionsReplaced).toBe(1);
+    expect(w.ok([p]).run.counts.sessionsKeptComplete).toBe(1);
+    expect(w.rows('select fidelity, message_count::int as n from sessions')).toEqual([
+      { fidelity: 'complete', n: 3 },
+    ]);
+  });
+
+  it('CLI: both captures in one run → one complete session, the provisional one superseded', () => {
+    const w = workspace();
+    const { provisional, complete } = cli.provisionalThenComplete();
+    const dir = join(w.root, 'both');
+    writeCapture(dir, '1.ndjson', provisional);
+    writeCapture(dir, '2.ndjson', complete);
+    expect(w.ok([dir]).run.counts.sessionsInserted).toBe(1);
+    expect(w.rows('select state from source_instances order by state')).toEqual([
+      { state: 'contributed' },
+      { state: 'superseded' },
+    ]);
+  });
+
+  it('Cloud: a provisional capture never overwrites a complete archived agent', () => {
+    const w = workspace();
+    const done = writeCapture(
+      w.root,
+      'done.capture.jsonl',
+      cloud.cancelArchiveDeleteCapture('bc-x', 'run-1', 3),
+    );
+    const later = writeCapture(w.root, 'later.capture.jsonl', cloud.runningCapture('bc-x', 'run-2'));
+    w.ok([done]);
+    expect(w.ok([later]).run.counts.sessionsKeptComplete).toBe(1);
+  });
+
+  it('Markdown: re-exporting the same chat later (longer, another path) replaces the earlier export', () => {
+    const w = workspace();
+    const short = writeCapture(w.root, 'x/chat.md', md.exportChat({ turns: 2 }));
+    const long = writeCapture(
+      w.root,
+      'y/renamed.md',
+      md.exportChat({ turns: 6, date: '19/10/2025 at 12:29:42 GMT+8' }),
+    );
+    w.ok([short]);
+    expect(w.ok([long]).run.counts.sessionsReplaced).toBe(1);
+    expect(w.rows('select count(*)::int as n, max(message_count)::int as m from sessions')).toEqual([
+      { n: 1, m: 6 },
+    ]);
+  });
+});
+
+describe('fail closed', { timeout: 240_000 }, () => {
+  it('only refused sources and nothing else loaded → fatal exit 4, JSON error on stderr, empty stdout', () => {
+    const w = workspace();
+    const bad = writeCapture(w.root, 'change.ndjson', cli.sessionIdChange());
+    const major = writeCapture(w.root, 'major.capture.jsonl', cloud.unknownMajorCapture());
+    const result = w.run([bad, major]);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    const error = JSON.parse(result.stderr).error;
+    expect(error.code).toBe('CAPTURE_SESSION_ID_CHANGED');
+    expect(error.details).toMatchObject({ refusedSources: 2 });
+    expect(result.stderr).not.toContain(w.root);
+  });
+});
+
+describe('--redact', { timeout: 240_000 }, () => {
+  it('redaction canaries never reach the warehouse; identities are unchanged; only counts are reported', () => {
+    const plain = workspace();
+    const redacted = workspace();
+    const dir = join(plain.root, 'in');
+    writeCapture(dir, 'r.ndjson', redactionCliCapture());
+    writeCapture(dir, 'r.md', redactionMarkdown());
+    writeCapture(dir, 'c.capture.jsonl', cloud.finishedCapture());
+    plain.ok([dir]);
+    const out = redacted.ok([dir], ['--redact']);
+    const dump = (w: ReturnType<typeof workspace>): string =>
+      String(
+        w.rows(
+          "select (select string_agg(s::varchar, '|') from sessions s) || (select string_agg(m::varchar, '|') from messages m) || (select string_agg(t::varchar, '|') from tool_calls t) as d",
+        )[0]!.d,
+      );
+    const plainDump = dump(plain);
+    const redactedDump = dump(redacted);
+    for (const secret of CANARY_SECRETS) {
+      expect(plainDump).toContain(secret);
+      expect(redactedDump).not.toContain(secret);
+    }
+    const ids = 'select session_id, message_id from messages order by all';
+    expect(redacted.rows(ids)).toEqual(plain.rows(ids));
+    const report = out.diagnostics.find((d) => d.code === 'REDACTION_APPLIED')!;
+    expect(report.details).toMatchObject({ sessionsAffected: 2 });
+    expect(report.details.redactions).toBeGreaterThanOrEqual(CANARY_SECRETS.length);
+    expect(JSON.stringify(out)).not.toContain('CanaryPass');
+    expect(runCli(['verify', '--json', '--target', redacted.target]).code).toBe(0);
+  });
+});
