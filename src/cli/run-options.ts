@@ -18,6 +18,7 @@ export interface RunFlags {
   prefer?: 'composer' | 'store';
   input?: string[];
   backup?: string[];
+  backupMayReplace?: boolean;
   sourceLimit?: string[];
   config?: string;
 }
@@ -57,6 +58,7 @@ export function resolveRunFlags(flags: RunFlags): ResolvedRun {
       preferredSource: flags.prefer ?? config.prefer ?? 'composer',
       includeCrossWorkspaceSources:
         flags.includeCrossWorkspaceSources ?? config.includeCrossWorkspaceSources ?? false,
+      backupMayReplace: flags.backupMayReplace ?? config.backupMayReplace ?? false,
       workspace: flags.workspace ?? config.workspace ?? null,
     },
     target: parseTargetSpec(flags.target ?? config.target),

@@ -11,7 +11,7 @@ import { createAdapters } from '../extract/registry.js';
 import type { Contribution, ReadContext, SourceAdapter, SourceRoots } from '../extract/source-adapter.js';
 import type { LedgerFinal, Membership } from '../load/sync-ledger.js';
 import type { RunCounts, WarehouseTarget } from '../load/target.js';
-import type { Diagnostic } from '../shared/diagnostic.js';
+import { type Diagnostic, DiagnosticSink } from '../shared/diagnostic.js';
 import { faultPoint } from '../shared/fault-injection.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
@@ -33,6 +33,8 @@ export interface RunOptions {
   includeCrossWorkspaceSources: boolean;
   /** The `--workspace` argument, matched after catalog and before any payload read. */
   workspace?: string | null;
+  /** `--backup-may-replace`: backup views may replace complete views loaded from live sources. */
+  backupMayReplace?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
 }
@@ -139,8 +141,10 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     temp,
     counters: new ReadCounters(),
     scope: null,
+    requestedWorkspace: options.workspace ?? null,
     includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
     signal,
+    diagnostics: new DiagnosticSink(),
   };
   const progress: RunProgress = {
     phase: 'catalog',
@@ -178,6 +182,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
       progress,
       emit,
     );
+    diagnostics.push(...(ctx.diagnostics?.items ?? []));
     counts.sourcesSeen = classified.length;
     counts.sourcesSkippedUnchanged = options.sinceLast
       ? classified.filter((c) => c.state === 'unchanged').length
@@ -197,7 +202,11 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     let memberships = new Map<string, Membership[]>();
     let batchRows = 0;
     const flush = async (final?: LedgerFinal): Promise<void> => {
-      const results = await target.loadBatch(batch, { runId, memberships, ...(final ? { final } : {}) });
+      const results = await target.loadBatch(
+        batch,
+        { runId, memberships, ...(final ? { final } : {}) },
+        { backupMayReplace: options.backupMayReplace ?? false },
+      );
       tally(counts, results);
       diagnostics.push(...keptSessionDiagnostics(results));
       batch = [];
