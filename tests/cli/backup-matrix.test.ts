@@ -56,7 +56,7 @@ describe('Compatibility Matrix v1, Supported backup carrier (through the CLI)', 
         resolution_state: 'complete',
         resolved_source: 'composer',
         messages: 2,
-        instances: 'backup/composer-global/contributed',
+        instances: 'backup/composer-global/contributed,backup/composer-workspace/superseded',
       },
     ]);
   });
@@ -67,9 +67,52 @@ describe('Compatibility Matrix v1, Supported backup carrier (through the CLI)', 
     const second = writeBackup(join(root, 'rep-b.zip'), { ...spec, zip: { zip64: true } });
     const target = join(root, 'replicas.duckdb');
     expect(run(target, '--backup', first, '--backup', second).code).toBe(0);
-    const rows = query(target, SESSION_SQL);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ session_id: 'c-rep', fidelity: 'complete', messages: 2 });
+    expect(query(target, SESSION_SQL)).toEqual([
+      {
+        session_id: 'c-rep',
+        fidelity: 'complete',
+        resolution_state: 'complete',
+        resolved_source: 'composer',
+        messages: 2,
+        instances: 'backup/composer-global/contributed,backup/composer-global/equivalent-replica',
+      },
+    ]);
+  });
+
+  it('Supported backup: Composer workspace fallback', () => {
+    const archive = writeBackup(join(root, 'fallback.zip'), {
+      global: [],
+      workspaces: [
+        { id: 'w1', folder: '/home/dev/acme', inline: [composer('c-inline', 'only in the workspace')] },
+      ],
+      inventory: true,
+    });
+    const target = join(root, 'fallback.duckdb');
+    expect(run(target, '--backup', archive).code).toBe(0);
+    expect(query(target, SESSION_SQL)).toEqual([
+      {
+        session_id: 'c-inline',
+        fidelity: 'partial',
+        resolution_state: 'partial',
+        resolved_source: 'composer',
+        messages: 2,
+        instances: 'backup/composer-workspace/contributed',
+      },
+    ]);
+  });
+
+  it('Supported backup: Divergent same-role Composer replicas', () => {
+    const first = writeBackup(join(root, 'div-a.zip'), { global: [composer('c-div', 'first wording')] });
+    const second = writeBackup(join(root, 'div-b.zip'), { global: [composer('c-div', 'second wording')] });
+    const target = join(root, 'divergent.duckdb');
+    const result = run(target, '--backup', first, '--backup', second);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain(
+      'REPLICA_DIVERGENT',
+    );
+    expect(query(target, SESSION_SQL)).toMatchObject([
+      { session_id: 'c-div', resolution_state: 'ambiguous', fidelity: 'partial', messages: 0 },
+    ]);
   });
 });
 

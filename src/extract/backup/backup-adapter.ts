@@ -10,7 +10,7 @@ import { relative, sep } from 'node:path';
 import { diagnostic } from '../../shared/diagnostic.js';
 import { InternalError } from '../../shared/errors.js';
 import { ComposerAdapter } from '../composer/composer-adapter.js';
-import { fingerprintFile, sourceKeyFor } from '../fs/source-identity.js';
+import { fingerprintFile, occurrenceRefFor, sourceKeyFor } from '../fs/source-identity.js';
 import type {
   Contribution,
   DiscoveredSource,
@@ -24,12 +24,32 @@ import { BackupArchive } from './backup-archive.js';
 import type { ManifestFile } from './backup-manifest.js';
 import { planRead, workspaceMetadataFor } from './scope-plan.js';
 
+/** Metadata-only occurrences of a global DB that the scope keeps closed (never hydrated). */
+async function* closedGlobalOccurrences(
+  source: DiscoveredSource,
+  sessionIds: readonly string[],
+): AsyncIterable<SessionOccurrence> {
+  for (const sessionId of sessionIds)
+    yield {
+      sessionId,
+      sourceKey: source.sourceKey,
+      representation: 'composer-global',
+      carrier: 'backup',
+      occurrenceRef: occurrenceRefFor(source.sourceKey, sessionId),
+      workspacePath: null,
+      workspaceMemberships: [],
+      handle: null,
+    };
+}
+
 export class BackupAdapter implements SourceAdapter {
   readonly name = 'backup';
   private readonly archives: BackupArchive[] = [];
   private readonly readers: SourceAdapter[] = [];
   /** Which archive's Composer reader owns a source key. */
   private readonly owners = new Map<string, SourceAdapter>();
+  /** Global DBs closed by the workspace filter: source key → selected sessions they also hold. */
+  private readonly closedGlobals = new Map<string, string[]>();
 
   async discover(roots: SourceRoots, ctx: ReadContext): Promise<DiscoveredSource[]> {
     const sources: DiscoveredSource[] = [];
@@ -38,10 +58,14 @@ export class BackupAdapter implements SourceAdapter {
   }
 
   catalog(source: DiscoveredSource, ctx: ReadContext): AsyncIterable<SessionOccurrence> {
+    const closed = this.closedGlobals.get(source.sourceKey);
+    if (closed) return closedGlobalOccurrences(source, closed);
     return this.owner(source.sourceKey).catalog(source, ctx);
   }
 
   hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
+    if (this.closedGlobals.has(occurrence.sourceKey))
+      throw new InternalError('BACKUP_CLOSED_SOURCE', 'A scope-omitted backup database cannot be hydrated');
     return this.owner(occurrence.sourceKey).hydrate(occurrence, ctx);
   }
 
@@ -51,6 +75,7 @@ export class BackupAdapter implements SourceAdapter {
     this.readers.length = 0;
     this.archives.length = 0;
     this.owners.clear();
+    this.closedGlobals.clear();
   }
 
   private owner(sourceKey: string): SourceAdapter {
@@ -92,10 +117,24 @@ export class BackupAdapter implements SourceAdapter {
     };
     // The change evidence of an archived file is the archive's own identity plus the declared SHA-256.
     const archiveStat = fingerprintFile(path);
-    return (await reader.discover(roots, ctx)).map((source) => {
+    const sources = (await reader.discover(roots, ctx)).map((source) => {
       this.owners.set(source.sourceKey, reader);
       return { ...source, fingerprint: { ...archiveStat, size: source.fingerprint.size } };
     });
+    if (plan.omittedGlobalSessionIds.length > 0 && !ctx.includeCrossWorkspaceSources) {
+      // The closed global DB still counts as a known contributor, so the views are explicitly partial.
+      const locator = `${path}!/globalStorage/state.vscdb`;
+      const sourceKey = sourceKeyFor('composer-global-db', locator);
+      this.closedGlobals.set(sourceKey, plan.omittedGlobalSessionIds);
+      sources.push({
+        sourceKey,
+        kind: 'composer-global-db',
+        carrier: 'backup',
+        locator,
+        fingerprint: { ...archiveStat, size: 0 },
+      });
+    }
+    return sources;
   }
 
   /** Verified extraction; a mismatch becomes a diagnostic and the file is never used. */

@@ -6,6 +6,7 @@
  */
 import { BackupScopeMetadataRequired } from './backup-errors.js';
 import type { BackupManifest, ManifestFile } from './backup-manifest.js';
+import { compareCodePoints } from './code-point-order.js';
 import { matchInventoryPath } from './inventory-match.js';
 
 export interface ReadPlan {
@@ -13,6 +14,8 @@ export interface ReadPlan {
   databases: ManifestFile[];
   /** True when a global database exists but the workspace filter keeps it closed. */
   globalOmittedByScope: boolean;
+  /** Selected sessions the inventory says also live in the closed global DB (code-point order). */
+  omittedGlobalSessionIds: string[];
 }
 
 function workspaceDatabases(manifest: BackupManifest, ids: ReadonlySet<string>): ManifestFile[] {
@@ -25,13 +28,14 @@ export function planRead(
   includeCrossWorkspaceSources: boolean,
 ): ReadPlan {
   const databases = manifest.files.filter((f) => f.type !== 'workspace-json');
-  if (requestedWorkspace === null) return { databases, globalOmittedByScope: false };
+  if (requestedWorkspace === null)
+    return { databases, globalOmittedByScope: false, omittedGlobalSessionIds: [] };
   const globalOmittedByScope = databases.some((f) => f.type === 'global-db');
   const inventory = manifest.inventory;
   if (inventory === null) {
     const workspaces = databases.filter((f) => f.type === 'workspace-db');
     if (workspaces.length > 1) throw new BackupScopeMetadataRequired(workspaces.length);
-    return { databases: workspaces, globalOmittedByScope };
+    return { databases: workspaces, globalOmittedByScope, omittedGlobalSessionIds: [] };
   }
   const path = matchInventoryPath(
     requestedWorkspace,
@@ -45,7 +49,14 @@ export function planRead(
     for (const w of inventory.workspaces)
       if (w.sessionIds.some((id) => selectedSessions.has(id))) ids.add(w.workspaceId);
   }
-  return { databases: workspaceDatabases(manifest, ids), globalOmittedByScope };
+  const counterparts = globalOmittedByScope
+    ? inventory.workspaces.filter((w) => ids.has(w.workspaceId)).flatMap((w) => w.globalCounterpartSessionIds)
+    : [];
+  return {
+    databases: workspaceDatabases(manifest, ids),
+    globalOmittedByScope,
+    omittedGlobalSessionIds: [...new Set(counterparts)].sort(compareCodePoints),
+  };
 }
 
 /** The `workspace.json` declared next to a workspace database, if any. */

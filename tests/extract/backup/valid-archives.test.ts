@@ -1,43 +1,26 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type BackupSpec, writeBackup } from '../../../fixtures/backup/backup-builder.js';
-import type { FixtureComposer } from '../../../fixtures/composer/composer-session.js';
 import { BackupAdapter } from '../../../src/extract/backup/backup-adapter.js';
 import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
 import { DEFAULT_READ_LIMITS } from '../../../src/extract/limits/read-limits.js';
 import { ReadCounters } from '../../../src/extract/read-counters.js';
 import { DiagnosticSink } from '../../../src/shared/diagnostic.js';
-import { queryRows, runBackups, tempResidue } from '../../helpers/backup-run.js';
-import { tempDir } from '../../helpers/run-cli.js';
-
-const composer = (id: string): FixtureComposer => ({
-  id,
-  name: `t ${id}`,
-  createdAt: 1_750_000_000_000,
-  bubbles: [
-    { id: `${id}-1`, role: 'user', text: `question ${id}` },
-    { id: `${id}-2`, role: 'assistant', text: `answer ${id}` },
-  ],
-});
+import {
+  isolatedTmpdir,
+  queryRows,
+  runBackups,
+  tempResidue,
+  twoMessageComposer,
+} from '../../helpers/backup-run.js';
 
 const SPEC: BackupSpec = {
-  global: [composer('a'), composer('B'), composer('b')],
+  global: [twoMessageComposer('a'), twoMessageComposer('B'), twoMessageComposer('b')],
   workspaces: [{ id: 'w1', folder: '/home/dev/a', headIds: ['a'] }],
 };
 
-let root: string;
-let previousTmp: string | undefined;
-
-beforeAll(() => {
-  root = tempDir('etl-backup-valid-');
-  previousTmp = process.env.TMPDIR;
-  process.env.TMPDIR = root;
-});
-
-afterAll(() => {
-  process.env.TMPDIR = previousTmp;
-});
+const tmp = isolatedTmpdir('etl-backup-valid-');
 
 describe('valid backup archives load every archived session', () => {
   const variants: [string, Partial<BackupSpec>][] = [
@@ -47,35 +30,39 @@ describe('valid backup archives load every archived session', () => {
   ];
   for (const [label, variant] of variants) {
     it(`${label}: case-variant IDs stay separate sessions, rows carry backup provenance`, async () => {
-      const warehouse = join(root, `${label.replace(/\W+/g, '-')}.duckdb`);
-      const archive = writeBackup(join(root, `${label.replace(/\W+/g, '-')}.zip`), { ...SPEC, ...variant });
+      const warehouse = join(tmp.path, `${label.replace(/\W+/g, '-')}.duckdb`);
+      const archive = writeBackup(join(tmp.path, `${label.replace(/\W+/g, '-')}.zip`), {
+        ...SPEC,
+        ...variant,
+      });
       const summary = await runBackups([archive], warehouse);
       expect(summary.counts.sessionsInserted).toBe(3);
       expect(summary.diagnostics.filter((d) => d.code.startsWith('BACKUP_'))).toEqual([]);
       const rows = await queryRows(
         warehouse,
-        'select session_id, carrier, state from source_instances order by session_id',
+        'select session_id, representation, carrier, state from source_instances order by session_id, representation',
       );
       expect(rows).toEqual([
-        { session_id: 'B', carrier: 'backup', state: 'contributed' },
-        { session_id: 'a', carrier: 'backup', state: 'contributed' },
-        { session_id: 'b', carrier: 'backup', state: 'contributed' },
+        { session_id: 'B', representation: 'composer-global', carrier: 'backup', state: 'contributed' },
+        { session_id: 'a', representation: 'composer-global', carrier: 'backup', state: 'contributed' },
+        { session_id: 'a', representation: 'composer-workspace', carrier: 'backup', state: 'superseded' },
+        { session_id: 'b', representation: 'composer-global', carrier: 'backup', state: 'contributed' },
       ]);
-      expect(tempResidue(root)).toEqual([]);
+      expect(tempResidue(tmp.path)).toEqual([]);
     });
   }
 
   it('a second run over the same archive writes nothing (archive-stable occurrence references)', async () => {
-    const warehouse = join(root, 'twice.duckdb');
-    const archive = writeBackup(join(root, 'twice.zip'), SPEC);
+    const warehouse = join(tmp.path, 'twice.duckdb');
+    const archive = writeBackup(join(tmp.path, 'twice.zip'), SPEC);
     await runBackups([archive], warehouse);
     const again = await runBackups([archive], warehouse);
     expect(again.counts).toMatchObject({ sessionsInserted: 0, sessionsReplaced: 0, sessionsUnchanged: 3 });
   });
 
   it('a workspace-scoped read extracts only that workspace DB and never the global DB', async () => {
-    const archive = writeBackup(join(root, 'scoped.zip'), { ...SPEC, inventory: true });
-    const temp = PrivateTempDir.create(root);
+    const archive = writeBackup(join(tmp.path, 'scoped.zip'), { ...SPEC, inventory: true });
+    const temp = PrivateTempDir.create(tmp.path);
     const diagnostics = new DiagnosticSink();
     const adapter = new BackupAdapter();
     try {
@@ -101,6 +88,6 @@ describe('valid backup archives load every archived session', () => {
       adapter.close();
       temp.dispose();
     }
-    expect(tempResidue(root)).toEqual([]);
+    expect(tempResidue(tmp.path)).toEqual([]);
   });
 });
