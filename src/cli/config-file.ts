@@ -14,6 +14,7 @@ export const configFileSchema = z
     target: z.string().min(1).optional(),
     inputs: z.array(z.string().min(1)).optional(),
     backups: z.array(z.string().min(1)).optional(),
+    backupMayReplace: z.boolean().optional(),
     sourceLimits: z.record(z.string(), z.unknown()).optional(),
     workspace: z.string().min(1).optional(),
     includeCrossWorkspaceSources: z.boolean().optional(),

@@ -25,6 +25,10 @@ function addSourceOptions(command: Command): Command {
     )
     .option('--input <path>', 'explicit capture file or folder (repeatable)', collect)
     .option('--backup <zip>', 'cursor-history backup archive to read (repeatable)', collect)
+    .option(
+      '--backup-may-replace',
+      'let a backup session replace a complete session loaded from a live source (default: never)',
+    )
     .option('--source-limit <field=value>', 'override one Source Read Limits v1 bound (repeatable)', collect)
     .option('--config <file>', 'JSON config file with sources and target')
     .option('--target <target>', 'duckdb:PATH or parquet:DIR (default: the embedded DuckDB file)')

@@ -18,6 +18,7 @@ export interface RunFlags {
   prefer?: 'composer' | 'store';
   input?: string[];
   backup?: string[];
+  backupMayReplace?: boolean;
   sourceLimit?: string[];
   config?: string;
   redact?: boolean;
@@ -58,6 +59,7 @@ export function resolveRunFlags(flags: RunFlags): ResolvedRun {
       preferredSource: flags.prefer ?? config.prefer ?? 'composer',
       includeCrossWorkspaceSources:
         flags.includeCrossWorkspaceSources ?? config.includeCrossWorkspaceSources ?? false,
+      backupMayReplace: flags.backupMayReplace ?? config.backupMayReplace ?? false,
       workspace: flags.workspace ?? config.workspace ?? null,
       redact: flags.redact ?? false,
     },

@@ -3,7 +3,7 @@
  * catalogs the session occurrences each one holds (metadata only), and hydrates one occurrence at a
  * time into a typed contribution for the transform stage. Physical locators never leave extract.
  */
-import type { Diagnostic } from '../shared/diagnostic.js';
+import type { Diagnostic, DiagnosticSink } from '../shared/diagnostic.js';
 import type { PrivateTempDir } from './fs/private-temp-dir.js';
 import type { ReadLimits } from './limits/read-limits.js';
 import type { ReadCounters } from './read-counters.js';
@@ -75,8 +75,12 @@ export interface ReadContext {
   temp: PrivateTempDir;
   counters: ReadCounters;
   scope: WorkspaceScope | null;
+  /** The raw `--workspace` argument, for carriers that must plan their I/O before cataloging (backups). */
+  requestedWorkspace?: string | null;
   includeCrossWorkspaceSources: boolean;
   signal: AbortSignal;
+  /** Run-level problems found while discovering or cataloging (not tied to one session). */
+  diagnostics?: DiagnosticSink;
 }
 
 export interface SourceRoots {

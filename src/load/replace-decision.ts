@@ -1,25 +1,48 @@
 /**
  * Whole-session replace safety: what to do with an incoming session view given the archived one.
  * The unit is the whole session; digests decide change; a partial view never overwrites a complete
- * one; an ambiguity never replaces archived rows; identical input writes nothing.
+ * one; an ambiguity never replaces archived rows; identical input writes nothing; a backup (a
+ * historical snapshot) never replaces a complete view loaded from a live source unless asked.
  */
 export type LoadAction = 'insert' | 'unchanged' | 'replace' | 'keep-complete' | 'keep-ambiguous';
 
 export interface ArchivedState {
   viewDigest: string;
   fidelity: 'complete' | 'partial';
+  /** True when a contributor of the archived view was read from a non-backup carrier. */
+  liveContributed?: boolean;
 }
 
 export interface IncomingState {
   viewDigest: string;
   fidelity: 'complete' | 'partial';
   resolutionState: 'complete' | 'partial' | 'ambiguous';
+  /** True when every contributor of the incoming view was read from a backup archive. */
+  backupOnly?: boolean;
 }
 
-export function decideLoad(archived: ArchivedState | undefined, incoming: IncomingState): LoadAction {
+export interface LoadPolicy {
+  /** `--backup-may-replace`: a backup view may replace a complete view loaded from a live source. */
+  backupMayReplace: boolean;
+}
+
+export const DEFAULT_LOAD_POLICY: LoadPolicy = { backupMayReplace: false };
+
+export function decideLoad(
+  archived: ArchivedState | undefined,
+  incoming: IncomingState,
+  policy: LoadPolicy = DEFAULT_LOAD_POLICY,
+): LoadAction {
   if (archived === undefined) return 'insert';
   if (archived.viewDigest === incoming.viewDigest) return 'unchanged';
   if (incoming.resolutionState === 'ambiguous') return 'keep-ambiguous';
   if (incoming.fidelity === 'partial' && archived.fidelity === 'complete') return 'keep-complete';
+  if (
+    incoming.backupOnly === true &&
+    archived.fidelity === 'complete' &&
+    archived.liveContributed === true &&
+    !policy.backupMayReplace
+  )
+    return 'keep-complete';
   return 'replace';
 }

@@ -1,7 +1,7 @@
 /** The load stage's contract, implemented by the DuckDB warehouse and the Parquet dataset. */
 import type { Diagnostic } from '../shared/diagnostic.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
-import type { LoadAction } from './replace-decision.js';
+import type { LoadAction, LoadPolicy } from './replace-decision.js';
 import type { LedgerBatch, SyncLedgerStore } from './sync-ledger.js';
 
 export interface RunInfo {
@@ -39,7 +39,11 @@ export interface WarehouseTarget {
    * Applies a batch of sessions atomically per session (many sessions per transaction). A target
    * with a ledger writes `ledger` in the same transaction as the batch's rows.
    */
-  loadBatch(sessions: readonly NormalizedSession[], ledger?: LedgerBatch): Promise<LoadResult[]>;
+  loadBatch(
+    sessions: readonly NormalizedSession[],
+    ledger?: LedgerBatch,
+    policy?: LoadPolicy,
+  ): Promise<LoadResult[]>;
   recordDiagnostics(runId: string, diagnostics: readonly Diagnostic[]): Promise<void>;
   finishRun(
     runId: string,

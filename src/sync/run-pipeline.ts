@@ -12,7 +12,7 @@ import { createAdapters } from '../extract/registry.js';
 import type { Contribution, ReadContext, SourceAdapter, SourceRoots } from '../extract/source-adapter.js';
 import type { LedgerFinal, Membership } from '../load/sync-ledger.js';
 import type { RunCounts, WarehouseTarget } from '../load/target.js';
-import type { Diagnostic } from '../shared/diagnostic.js';
+import { type Diagnostic, DiagnosticSink } from '../shared/diagnostic.js';
 import { faultPoint } from '../shared/fault-injection.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
@@ -37,6 +37,8 @@ export interface RunOptions {
   workspace?: string | null;
   /** Redact e-mails, bearer tokens, secret assignments and private keys before load. */
   redact?: boolean;
+  /** `--backup-may-replace`: backup views may replace complete views loaded from live sources. */
+  backupMayReplace?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
 }
@@ -143,8 +145,10 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     temp,
     counters: new ReadCounters(),
     scope: null,
+    requestedWorkspace: options.workspace ?? null,
     includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
     signal,
+    diagnostics: new DiagnosticSink(),
   };
   const progress: RunProgress = {
     phase: 'catalog',
@@ -184,6 +188,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
       progress,
       emit,
     );
+    diagnostics.push(...(ctx.diagnostics?.items ?? []));
     counts.sourcesSeen = classified.length;
     counts.sourcesSkippedUnchanged = options.sinceLast
       ? classified.filter((c) => c.state === 'unchanged').length
@@ -207,7 +212,11 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     let memberships = new Map<string, Membership[]>();
     let batchRows = 0;
     const flush = async (final?: LedgerFinal): Promise<void> => {
-      const results = await target.loadBatch(batch, { runId, memberships, ...(final ? { final } : {}) });
+      const results = await target.loadBatch(
+        batch,
+        { runId, memberships, ...(final ? { final } : {}) },
+        { backupMayReplace: options.backupMayReplace ?? false },
+      );
       tally(counts, results);
       diagnostics.push(...keptSessionDiagnostics(results));
       batch = [];

@@ -21,7 +21,7 @@ import {
 } from '../sqlite/sqlite-snapshot.js';
 import type { ComposerGlobalContribution, ComposerWorkspaceContribution } from './composer-contribution.js';
 import { ComposerTree } from './composer-tree.js';
-import { discoverUserDir } from './discover-user-dir.js';
+import { discoverUserDir, type SourceKeyDeriver } from './discover-user-dir.js';
 import { GlobalAttribution } from './global-attribution.js';
 import { scanGlobalSessions } from './global-catalog.js';
 import { readGlobalSession } from './global-session-reader.js';
@@ -38,8 +38,12 @@ export class ComposerAdapter implements SourceAdapter {
   private sources: DiscoveredSource[] = [];
   private tree: ComposerTree | null = null;
 
+  /** `keyFor` lets a carrier whose files are temporary copies (a backup) keep stable source keys. */
+  constructor(private readonly keyFor?: SourceKeyDeriver) {}
+
   async discover(roots: SourceRoots): Promise<DiscoveredSource[]> {
-    this.sources = roots.cursorUserDir === null ? [] : discoverUserDir(roots.cursorUserDir, roots.carrier);
+    this.sources =
+      roots.cursorUserDir === null ? [] : discoverUserDir(roots.cursorUserDir, roots.carrier, this.keyFor);
     this.tree = null;
     return this.sources;
   }

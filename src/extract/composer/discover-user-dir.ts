@@ -2,16 +2,23 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprintFile, sourceKeyFor } from '../fs/source-identity.js';
-import type { Carrier, DiscoveredSource } from '../source-adapter.js';
+import type { Carrier, DiscoveredSource, SourceKind } from '../source-adapter.js';
 
 const SQLITE_SIDECARS = ['-wal'] as const;
 
-export function discoverUserDir(userDir: string, carrier: Carrier): DiscoveredSource[] {
+/** Derives a source's opaque key from its kind and physical path (a backup keys by archive entry). */
+export type SourceKeyDeriver = (kind: SourceKind, locator: string) => string;
+
+export function discoverUserDir(
+  userDir: string,
+  carrier: Carrier,
+  keyFor: SourceKeyDeriver = sourceKeyFor,
+): DiscoveredSource[] {
   const sources: DiscoveredSource[] = [];
   const globalDb = join(userDir, 'globalStorage', 'state.vscdb');
   if (existsSync(globalDb)) {
     sources.push({
-      sourceKey: sourceKeyFor('composer-global-db', globalDb),
+      sourceKey: keyFor('composer-global-db', globalDb),
       kind: 'composer-global-db',
       carrier,
       locator: globalDb,
@@ -28,7 +35,7 @@ export function discoverUserDir(userDir: string, carrier: Carrier): DiscoveredSo
       const db = join(workspaceRoot, name, 'state.vscdb');
       if (!existsSync(db)) continue;
       sources.push({
-        sourceKey: sourceKeyFor('composer-workspace-db', db),
+        sourceKey: keyFor('composer-workspace-db', db),
         kind: 'composer-workspace-db',
         carrier,
         locator: db,

@@ -5,10 +5,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { recoverStaleTempDirs } from './stale-temp-recovery.js';
+import { currentOwnerMarker } from './temp-owner-marker.js';
 
 const PREFIX = 'cursor-etl-';
 const live = new Set<PrivateTempDir>();
 let handlersInstalled = false;
+const recoveredParents = new Set<string>();
 
 function installExitHandlers(): void {
   if (handlersInstalled) return;
@@ -28,11 +31,16 @@ export class PrivateTempDir {
   }
 
   static create(parent: string = tmpdir()): PrivateTempDir {
+    // Once per process and parent, before creating ours: remove residue of proven-dead runs.
+    if (!recoveredParents.has(parent)) {
+      recoveredParents.add(parent);
+      recoverStaleTempDirs(parent, PREFIX);
+    }
     const previous = process.umask(0o077);
     try {
       const dir = new PrivateTempDir(mkdtempSync(join(parent, PREFIX)));
       // The owner marker lets a later run recognize residue of a dead process.
-      writeFileSync(join(dir.path, '.owner'), `${JSON.stringify({ v: 2, pid: process.pid })}\n`, {
+      writeFileSync(join(dir.path, '.owner'), `${JSON.stringify(currentOwnerMarker())}\n`, {
         mode: 0o600,
       });
       live.add(dir);

@@ -17,7 +17,8 @@ import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
 import { canonicalJson } from '../../transform/canonical-json.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
-import { type ArchivedState, decideLoad } from '../replace-decision.js';
+import { isBackupOnly, LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
+import { type ArchivedState, DEFAULT_LOAD_POLICY, decideLoad, type LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch } from '../sync-ledger.js';
 import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
 import { DuckDbLedger } from './duckdb-ledger.js';
@@ -69,18 +70,27 @@ export class DuckDbTarget implements WarehouseTarget {
     });
   }
 
-  async loadBatch(sessions: readonly NormalizedSession[], ledger?: LedgerBatch): Promise<LoadResult[]> {
+  async loadBatch(
+    sessions: readonly NormalizedSession[],
+    ledger?: LedgerBatch,
+    policy: LoadPolicy = DEFAULT_LOAD_POLICY,
+  ): Promise<LoadResult[]> {
     const archived =
       sessions.length === 0
         ? new Map<string, ArchivedState>()
         : await this.archivedStates(sessions.map((s) => s.session.session_id));
     const results: LoadResult[] = sessions.map((s) => ({
       sessionId: s.session.session_id,
-      action: decideLoad(archived.get(s.session.session_id), {
-        viewDigest: s.session.view_digest,
-        fidelity: s.session.fidelity,
-        resolutionState: s.session.resolution_state,
-      }),
+      action: decideLoad(
+        archived.get(s.session.session_id),
+        {
+          viewDigest: s.session.view_digest,
+          fidelity: s.session.fidelity,
+          resolutionState: s.session.resolution_state,
+          backupOnly: isBackupOnly(s.sourceInstances),
+        },
+        policy,
+      ),
     }));
     const writes = sessions.filter(
       (_, i) => results[i]!.action === 'insert' || results[i]!.action === 'replace',
@@ -186,7 +196,9 @@ export class DuckDbTarget implements WarehouseTarget {
 
   private async archivedStates(ids: string[]): Promise<Map<string, ArchivedState>> {
     const reader = await this.connection.runAndReadAll(
-      `SELECT session_id, view_digest, fidelity FROM sessions WHERE session_id IN (${placeholders(ids.length)})`,
+      `SELECT s.session_id, s.view_digest, s.fidelity,
+         EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live
+         FROM sessions s WHERE s.session_id IN (${placeholders(ids.length)})`,
       ids,
     );
     const map = new Map<string, ArchivedState>();
@@ -194,6 +206,7 @@ export class DuckDbTarget implements WarehouseTarget {
       map.set(String(row.session_id), {
         viewDigest: String(row.view_digest),
         fidelity: row.fidelity === 'complete' ? 'complete' : 'partial',
+        liveContributed: row.live === true,
       });
     }
     return map;

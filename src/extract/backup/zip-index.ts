@@ -1,0 +1,124 @@
+/**
+ * Opens a backup archive with yauzl (lazy entries, no extraction) and admits its central directory
+ * as a whole before any entry is decompressed: container size, entry count, per-entry and aggregate
+ * declared sizes and ratios, safe names, regular files only, STORE/DEFLATE, no encryption.
+ */
+import { statSync } from 'node:fs';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
+import type { ReadLimits } from '../limits/read-limits.js';
+import { BackupArchiveInvalid } from './backup-errors.js';
+import { checkEntryName, foldedName } from './entry-name.js';
+
+export interface IndexedEntry {
+  name: string;
+  entry: Entry;
+}
+
+export interface ZipIndex {
+  zip: ZipFile;
+  /** Entries by exact (already validated) name, in central-directory order. */
+  entries: Map<string, IndexedEntry>;
+  close(): void;
+}
+
+const STORE = 0;
+const DEFLATE = 8;
+const FLAG_ENCRYPTED = 0x0001;
+const FLAG_STRONG_ENCRYPTION = 0x0040;
+const UNIX_HOST = 3;
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+
+function openZip(path: string): Promise<ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(
+      path,
+      { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
+      (error, zip) => (error || !zip ? reject(error) : resolve(zip)),
+    );
+  });
+}
+
+/** Ratio `uncompressed / max(compressed, 1)`; an empty output never fails. */
+export function checkRatio(limits: ReadLimits, uncompressed: number, compressed: number): void {
+  if (uncompressed === 0) return;
+  const ratio = uncompressed / Math.max(compressed, 1);
+  if (ratio > limits.zipCompressionRatio)
+    throw new SourceLimitExceeded('zipCompressionRatio', limits.zipCompressionRatio, ratio);
+}
+
+function isRegularFile(entry: Entry, name: string): boolean {
+  if (name.endsWith('/')) return false;
+  if (entry.versionMadeBy >>> 8 !== UNIX_HOST) return true;
+  const type = (entry.externalFileAttributes >>> 16) & S_IFMT;
+  return type === 0 || type === S_IFREG;
+}
+
+function admitEntry(entry: Entry): string {
+  const checked = checkEntryName(entry.fileNameRaw, true);
+  if (!checked.ok) throw new BackupArchiveInvalid('unsafe-entry-name', { nameProblem: checked.reason });
+  if (!isRegularFile(entry, checked.name)) throw new BackupArchiveInvalid('non-regular-entry');
+  if (entry.generalPurposeBitFlag & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION))
+    throw new BackupArchiveInvalid('encrypted-entry');
+  if (entry.compressionMethod !== STORE && entry.compressionMethod !== DEFLATE)
+    throw new BackupArchiveInvalid('unsupported-compression-method', { method: entry.compressionMethod });
+  return checked.name;
+}
+
+function checkPrefixConflicts(names: Iterable<string>): void {
+  const folded = new Set([...names].map(foldedName));
+  for (const name of folded) {
+    const segments = name.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      if (folded.has(segments.slice(0, i).join('/')))
+        throw new BackupArchiveInvalid('file-directory-conflict');
+    }
+  }
+}
+
+async function readCentralDirectory(zip: ZipFile, limits: ReadLimits): Promise<Map<string, IndexedEntry>> {
+  checkLimit('zipEntryCount', limits.zipEntryCount, zip.entryCount);
+  const entries = new Map<string, IndexedEntry>();
+  const folded = new Set<string>();
+  const offsets = new Set<number>();
+  let aggregate = 0;
+  let aggregateCompressed = 0;
+  for await (const entry of zip.eachEntry()) {
+    const name = admitEntry(entry);
+    checkLimit('zipEntryBytes', limits.zipEntryBytes, entry.uncompressedSize);
+    checkRatio(limits, entry.uncompressedSize, entry.compressedSize);
+    aggregate += entry.uncompressedSize;
+    aggregateCompressed += entry.compressedSize;
+    checkLimit('zipAggregateBytes', limits.zipAggregateBytes, aggregate);
+    const key = foldedName(name);
+    if (folded.has(key)) throw new BackupArchiveInvalid('duplicate-entry-name');
+    if (offsets.has(entry.relativeOffsetOfLocalHeader)) throw new BackupArchiveInvalid('shared-local-header');
+    folded.add(key);
+    offsets.add(entry.relativeOffsetOfLocalHeader);
+    entries.set(name, { name, entry });
+  }
+  checkRatio(limits, aggregate, aggregateCompressed);
+  checkPrefixConflicts(entries.keys());
+  return entries;
+}
+
+/** Opens and admits an archive; every failure is fatal for this archive and closes it. */
+export async function openZipIndex(path: string, limits: ReadLimits): Promise<ZipIndex> {
+  const size = statSync(path).size;
+  checkLimit('zipCompressedBytes', limits.zipCompressedBytes, size);
+  let zip: ZipFile;
+  try {
+    zip = await openZip(path);
+  } catch {
+    throw new BackupArchiveInvalid('container-unreadable');
+  }
+  try {
+    const entries = await readCentralDirectory(zip, limits);
+    return { zip, entries, close: () => zip.close() };
+  } catch (error) {
+    zip.close();
+    if (error instanceof SourceLimitExceeded || error instanceof BackupArchiveInvalid) throw error;
+    throw new BackupArchiveInvalid('central-directory-unreadable');
+  }
+}
