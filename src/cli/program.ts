@@ -73,7 +73,7 @@ export function buildProgram(
   program
     .command('status')
     .description('last runs, counts and warehouse size')
-    .option('--target <target>', 'duckdb:PATH')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
       guarded(async (_opts, cmd: Command) => statusCommand(cmd.optsWithGlobals(), createOutput(json(cmd)))),
@@ -89,7 +89,7 @@ export function buildProgram(
     .command('query')
     .description('read-only SQL over the warehouse')
     .argument('<sql>', 'SQL to run')
-    .option('--target <target>', 'duckdb:PATH')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
       guarded(async (sql: string, _opts, cmd: Command) =>
@@ -99,7 +99,7 @@ export function buildProgram(
   program
     .command('verify')
     .description('recompute digests and check the warehouse; exit 5 on any mismatch')
-    .option('--target <target>', 'duckdb:PATH')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
       guarded(async (_opts, cmd: Command) => verifyCommand(cmd.optsWithGlobals(), createOutput(json(cmd)))),
@@ -111,7 +111,7 @@ export function buildProgram(
     .requiredOption('--out <path>', 'output directory (one file per table) or file (archive-jsonl)')
     .option('--tables <names>', 'comma-separated tables (default: the row tables)')
     .option('--where <sql>', 'SQL filter applied to every exported table (sessions for archive-jsonl)')
-    .option('--target <target>', 'duckdb:PATH')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
       guarded(async (_opts, cmd: Command) =>

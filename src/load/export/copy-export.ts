@@ -5,8 +5,11 @@ import { type AnyTable, exportSelect } from './export-tables.js';
 
 export type CopyFormat = 'parquet' | 'jsonl';
 
+/** zstd and DuckDB's default row-group size (122 880 rows): good compression, good pruning. */
+export const PARQUET_COPY_OPTIONS = 'FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880';
+
 const COPY_OPTIONS: Record<CopyFormat, string> = {
-  parquet: 'FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880',
+  parquet: PARQUET_COPY_OPTIONS,
   jsonl: 'FORMAT json',
 };
 
