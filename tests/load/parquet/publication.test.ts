@@ -35,7 +35,7 @@ describe('Parquet publication is atomic', () => {
     const before = contentOf(sample.target);
     editBubbleText(sample.userDir, A001, 'b-a001-06', 'Rewritten answer.');
     const killed = runCli(['run', '--cursor-user-dir', sample.userDir, '--target', sample.target], {
-      CURSOR_ETL_FAULT: 'parquet-before-commit',
+      CURSOR_ETL_FAULT_AFTER: 'parquet-state-built:1',
     });
     expect(killed.code).not.toBe(0);
     expect(currentState(dir)).toBe(published);
