@@ -1,6 +1,8 @@
 /** The `etl` command line (commander): five commands, a global --json, the contract's exit codes. */
 import { Command, CommanderError, Option } from 'commander';
+import { EXPORT_FORMATS } from '../load/export/run-export.js';
 import { UsageError } from '../shared/errors.js';
+import { type ExportFlags, exportCommand } from './commands/export.js';
 import { queryCommand } from './commands/query.js';
 import { runCommand } from './commands/run.js';
 import { sourcesCommand } from './commands/sources.js';
@@ -76,7 +78,7 @@ export function buildProgram(
   program
     .command('status')
     .description('last runs, counts and warehouse size')
-    .option('--target <target>', 'duckdb:PATH')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
       guarded(async (_opts, cmd: Command) => statusCommand(cmd.optsWithGlobals(), createOutput(json(cmd)))),
@@ -92,7 +94,7 @@ export function buildProgram(
     .command('query')
     .description('read-only SQL over the warehouse')
     .argument('<sql>', 'SQL to run')
-    .option('--target <target>', 'duckdb:PATH')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
       guarded(async (sql: string, _opts, cmd: Command) =>
@@ -102,10 +104,24 @@ export function buildProgram(
   program
     .command('verify')
     .description('recompute digests and check the warehouse; exit 5 on any mismatch')
-    .option('--target <target>', 'duckdb:PATH')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
       guarded(async (_opts, cmd: Command) => verifyCommand(cmd.optsWithGlobals(), createOutput(json(cmd)))),
+    );
+  program
+    .command('export')
+    .description('write warehouse tables as Parquet, Arrow IPC or JSONL, or one archive line per session')
+    .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).makeOptionMandatory())
+    .requiredOption('--out <path>', 'output directory (one file per table) or file (archive-jsonl)')
+    .option('--tables <names>', 'comma-separated tables (default: the row tables)')
+    .option('--where <sql>', 'SQL filter applied to every exported table (sessions for archive-jsonl)')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (_opts, cmd: Command) =>
+        exportCommand(cmd.optsWithGlobals() as ExportFlags, createOutput(json(cmd))),
+      ),
     );
   return program;
 }

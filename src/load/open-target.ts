@@ -1,6 +1,6 @@
 /** Opens the warehouse target a run writes to. */
-import { UsageError } from '../shared/errors.js';
 import { DuckDbTarget } from './duckdb/duckdb-target.js';
+import { ParquetTarget } from './parquet/parquet-target.js';
 import type { WarehouseTarget } from './target.js';
 
 export interface TargetLocation {
@@ -10,7 +10,5 @@ export interface TargetLocation {
 
 export async function openTarget(location: TargetLocation): Promise<WarehouseTarget> {
   if (location.kind === 'duckdb') return DuckDbTarget.open(location.path);
-  throw new UsageError('TARGET_UNSUPPORTED', 'The Parquet target is not available in this build', {
-    kind: location.kind,
-  });
+  return ParquetTarget.open(location.path);
 }

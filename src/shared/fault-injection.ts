@@ -14,6 +14,7 @@ export const FAULT_POINTS = [
   'final-ledger-written',
   'diagnostics-recorded',
   'run-finished',
+  'parquet-state-built',
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

@@ -3,9 +3,8 @@
  * interrupted runs. A run still marked `running` while no live run holds the lock died: it is
  * reported `interrupted` (the next `etl run` records that too).
  */
-import { statSync } from 'node:fs';
-import { runQuery, withReadOnlyWarehouse } from '../../load/duckdb/read-only-query.js';
-import { UsageError } from '../../shared/errors.js';
+import { runQuery } from '../../load/duckdb/read-only-query.js';
+import { targetSizeBytes, withReadOnlyTarget } from '../../load/read-only-target.js';
 import { lockHolder } from '../../sync/run-lock.js';
 import { formatTable } from '../format-table.js';
 import type { Output } from '../output.js';
@@ -28,23 +27,18 @@ const INTERRUPTED_SQL = `SELECT run_id, status, started_at FROM etl_runs
 
 export async function statusCommand(flags: { target?: string }, output: Output): Promise<number> {
   const target = parseTargetSpec(flags.target);
-  if (target.kind !== 'duckdb')
-    throw new UsageError('TARGET_UNSUPPORTED', 'etl status reads a DuckDB warehouse', {});
   const liveHolder = lockHolder(target.path);
-  const { runs, counts, ledger, interrupted } = await withReadOnlyWarehouse(
-    target.path,
-    async (connection) => ({
-      runs: await runQuery(connection, RUNS_SQL),
-      counts: (await runQuery(connection, COUNTS_SQL)).rows[0] ?? {},
-      ledger: (await runQuery(connection, LEDGER_SQL)).rows[0] ?? {},
-      interrupted: (await runQuery(connection, INTERRUPTED_SQL)).rows,
-    }),
-  );
+  const { runs, counts, ledger, interrupted } = await withReadOnlyTarget(target, async (connection) => ({
+    runs: await runQuery(connection, RUNS_SQL),
+    counts: (await runQuery(connection, COUNTS_SQL)).rows[0] ?? {},
+    ledger: (await runQuery(connection, LEDGER_SQL)).rows[0] ?? {},
+    interrupted: (await runQuery(connection, INTERRUPTED_SQL)).rows,
+  }));
   // Without a live lock holder, nothing can still be running.
   const dead = (row: Record<string, unknown>): boolean => row.status === 'running' && liveHolder === null;
   for (const row of [...runs.rows, ...interrupted]) if (dead(row)) row.status = 'interrupted';
   const interruptedRuns = interrupted.filter((r) => r.status === 'interrupted');
-  const warehouseBytes = statSync(target.path).size;
+  const warehouseBytes = await targetSizeBytes(target);
   const human = [
     `warehouse: ${warehouseBytes} bytes; ${Object.entries(counts)
       .map(([k, v]) => `${k} ${v}`)

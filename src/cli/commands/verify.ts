@@ -1,15 +1,14 @@
 /** `etl verify`: integrity check of the warehouse; exit 5 on any mismatch. */
-import { withReadOnlyWarehouse } from '../../load/duckdb/read-only-query.js';
+
 import { verifyWarehouse } from '../../load/duckdb/verify-warehouse.js';
-import { IntegrityError, UsageError } from '../../shared/errors.js';
+import { withReadOnlyTarget } from '../../load/read-only-target.js';
+import { IntegrityError } from '../../shared/errors.js';
 import type { Output } from '../output.js';
 import { parseTargetSpec } from '../target-spec.js';
 
 export async function verifyCommand(flags: { target?: string }, output: Output): Promise<number> {
   const target = parseTargetSpec(flags.target);
-  if (target.kind !== 'duckdb')
-    throw new UsageError('TARGET_UNSUPPORTED', 'etl verify reads a DuckDB warehouse', {});
-  const report = await withReadOnlyWarehouse(target.path, verifyWarehouse);
+  const report = await withReadOnlyTarget(target, verifyWarehouse);
   if (report.problems.length > 0) {
     throw new IntegrityError(
       'WAREHOUSE_INTEGRITY_FAILED',

@@ -17,8 +17,9 @@ import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
 import { canonicalJson } from '../../transform/canonical-json.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
-import { isBackupOnly, LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
-import { type ArchivedState, DEFAULT_LOAD_POLICY, decideLoad, type LoadPolicy } from '../replace-decision.js';
+import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
+import { planLoads } from '../plan-loads.js';
+import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch } from '../sync-ledger.js';
 import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
 import { DuckDbLedger } from './duckdb-ledger.js';
@@ -79,22 +80,7 @@ export class DuckDbTarget implements WarehouseTarget {
       sessions.length === 0
         ? new Map<string, ArchivedState>()
         : await this.archivedStates(sessions.map((s) => s.session.session_id));
-    const results: LoadResult[] = sessions.map((s) => ({
-      sessionId: s.session.session_id,
-      action: decideLoad(
-        archived.get(s.session.session_id),
-        {
-          viewDigest: s.session.view_digest,
-          fidelity: s.session.fidelity,
-          resolutionState: s.session.resolution_state,
-          backupOnly: isBackupOnly(s.sourceInstances),
-        },
-        policy,
-      ),
-    }));
-    const writes = sessions.filter(
-      (_, i) => results[i]!.action === 'insert' || results[i]!.action === 'replace',
-    );
+    const { results, writes } = planLoads(sessions, archived, policy);
     if (writes.length === 0 && ledger === undefined) return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
     await this.inTransaction(async () => {

@@ -1,0 +1,38 @@
+/** `etl export`: tables as Parquet/Arrow/JSONL files, or one archive JSON line per session. */
+import { resolve } from 'node:path';
+import { createExportProgress } from '../../load/export/export-progress.js';
+import { type ExportFormat, runExport } from '../../load/export/run-export.js';
+import { withReadOnlyTarget } from '../../load/read-only-target.js';
+import { formatTable } from '../format-table.js';
+import type { Output } from '../output.js';
+import { parseTargetSpec } from '../target-spec.js';
+
+export interface ExportFlags {
+  format: ExportFormat;
+  out: string;
+  tables?: string;
+  where?: string;
+  target?: string;
+}
+
+export async function exportCommand(flags: ExportFlags, output: Output): Promise<number> {
+  const target = parseTargetSpec(flags.target);
+  const tables = flags.tables
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+  const progress = createExportProgress(!output.json && process.stderr.isTTY === true);
+  const files = await withReadOnlyTarget(target, (connection) =>
+    runExport(
+      connection,
+      { format: flags.format, out: resolve(flags.out), tables, where: flags.where },
+      progress,
+    ),
+  );
+  const rows = files.map((f) => ({ table: f.table, rows: f.rows, bytes: f.bytes, file: f.file }));
+  output.success(
+    { export: { format: flags.format, files: rows } },
+    formatTable(['table', 'rows', 'bytes', 'file'], rows),
+  );
+  return 0;
+}

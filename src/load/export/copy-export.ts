@@ -1,0 +1,55 @@
+/** Parquet and JSONL exports through DuckDB's own `COPY … TO`, which streams with bounded memory. */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { UsageError } from '../../shared/errors.js';
+import { type AnyTable, exportSelect } from './export-tables.js';
+
+export type CopyFormat = 'parquet' | 'jsonl';
+
+/** zstd and DuckDB's default row-group size (122 880 rows): good compression, good pruning. */
+export const PARQUET_COPY_OPTIONS = 'FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880';
+
+const COPY_OPTIONS: Record<CopyFormat, string> = {
+  parquet: PARQUET_COPY_OPTIONS,
+  jsonl: 'FORMAT json',
+};
+
+export function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** Copies `select` into `path` (created owner-only) and returns the row count. */
+export async function copyQueryTo(
+  connection: DuckDBConnection,
+  select: string,
+  path: string,
+  options: string,
+): Promise<number> {
+  const previousUmask = process.umask(0o077);
+  try {
+    const reader = await connection.runAndReadAll(`COPY (${select}) TO ${sqlString(path)} (${options})`);
+    return Number(reader.getRows()[0]?.[0] ?? 0);
+  } finally {
+    process.umask(previousUmask);
+  }
+}
+
+export async function copyTable(
+  connection: DuckDBConnection,
+  table: AnyTable,
+  where: string | undefined,
+  format: CopyFormat,
+  path: string,
+): Promise<number> {
+  try {
+    return await copyQueryTo(connection, exportSelect(table, where, 'native'), path, COPY_OPTIONS[format]);
+  } catch (error) {
+    throw exportQueryFailed(table, error);
+  }
+}
+
+export function exportQueryFailed(table: AnyTable, error: unknown): UsageError {
+  const reason = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'query failed';
+  return new UsageError('EXPORT_QUERY_FAILED', `Exporting ${table.name} failed: ${reason}`, {
+    table: table.name,
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Builds the next published state directory: partitions touched by this run are rewritten (old rows
+ * of other sessions plus the staged sessions) with DuckDB's Parquet writer; every other file is a
+ * hard link to the previous state's file, so unchanged data is shared, never copied or rewritten.
+ */
+import { linkSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
+import { CONTENT_TABLES, diagnosticsTable } from '../../../schemas/tables.js';
+import { WAREHOUSE_SCHEMA_VERSION } from '../duckdb/warehouse-version.js';
+import { copyQueryTo, PARQUET_COPY_OPTIONS } from '../export/copy-export.js';
+import { type AnyTable, orderByFor } from '../export/export-tables.js';
+import { fsyncPath } from '../fs/durable-file.js';
+import {
+  BUCKET_COUNT,
+  contentFilePath,
+  type DatasetLayout,
+  diagnosticsFilePath,
+  ledgerFilePath,
+} from './dataset-layout.js';
+import {
+  type DatasetManifest,
+  MANIFEST_FORMAT,
+  MANIFEST_FORMAT_VERSION,
+  type ManifestFile,
+  type ManifestTable,
+} from './dataset-manifest.js';
+import { readFilesSql, stateFiles } from './dataset-reader.js';
+
+export interface StateInput {
+  layout: DatasetLayout;
+  /** The staging database: staged rows in tables named like the warehouse's, `staged_sessions`. */
+  staging: DuckDBConnection;
+  previous: DatasetManifest | null;
+  runId: string;
+  touchedBuckets: ReadonlySet<string>;
+  publishedAtMs: number;
+}
+
+class StateWriter {
+  readonly dir: string;
+  constructor(private readonly input: StateInput) {
+    this.dir = input.layout.stateDir(input.runId);
+  }
+
+  link(file: ManifestFile): ManifestFile {
+    const { layout, previous } = this.input;
+    const target = join(this.dir, file.path);
+    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    linkSync(join(layout.stateDir(previous!.stateId), file.path), target);
+    return file;
+  }
+
+  async write(
+    table: AnyTable,
+    path: string,
+    partition: string | null,
+    select: string,
+  ): Promise<ManifestFile> {
+    const target = join(this.dir, path);
+    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    const rows = await copyQueryTo(
+      this.input.staging,
+      `${select} ORDER BY ${orderByFor(table)}`,
+      target,
+      PARQUET_COPY_OPTIONS,
+    );
+    fsyncPath(target);
+    return { path, partition, rows, bytes: statSync(target).size };
+  }
+}
+
+async function contentTable(writer: StateWriter, input: StateInput, table: AnyTable): Promise<ManifestTable> {
+  const previous = input.previous?.tables[table.name]?.files ?? [];
+  const buckets = new Set([...previous.map((f) => f.partition!), ...input.touchedBuckets]);
+  const files: ManifestFile[] = [];
+  for (const bucket of [...buckets].sort()) {
+    const old = previous.find((f) => f.partition === bucket);
+    if (old && !input.touchedBuckets.has(bucket)) {
+      files.push(writer.link(old));
+      continue;
+    }
+    const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM staged_sessions WHERE bucket = '${bucket}')`;
+    const kept = old
+      ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket))} WHERE session_id NOT IN (SELECT session_id FROM staged_sessions) UNION ALL `
+      : '';
+    files.push(
+      await writer.write(
+        table,
+        contentFilePath(table.name, bucket, input.runId),
+        bucket,
+        `SELECT * FROM (${kept}${staged})`,
+      ),
+    );
+  }
+  return { partitionKey: 'bucket', files };
+}
+
+async function diagnostics(writer: StateWriter, input: StateInput): Promise<ManifestTable> {
+  const table = diagnosticsTable as unknown as AnyTable;
+  const files = (input.previous?.tables[table.name]?.files ?? []).map((f) => writer.link(f));
+  const staged = Number(
+    (await input.staging.runAndReadAll('SELECT count(*) FROM diagnostics')).getRows()[0]?.[0],
+  );
+  if (staged > 0) {
+    const select = `SELECT ${table.columnNames.join(', ')} FROM diagnostics`;
+    files.push(await writer.write(table, diagnosticsFilePath(input.runId), input.runId, select));
+  }
+  return { partitionKey: 'run', files };
+}
+
+/** Writes the state directory and returns its manifest (not yet written, not yet published). */
+export async function buildState(input: StateInput): Promise<DatasetManifest> {
+  const writer = new StateWriter(input);
+  mkdirSync(writer.dir, { recursive: true, mode: 0o700 });
+  const tables: Record<string, ManifestTable> = {};
+  for (const table of CONTENT_TABLES as unknown as AnyTable[])
+    tables[table.name] = await contentTable(writer, input, table);
+  tables[diagnosticsTable.name] = await diagnostics(writer, input);
+  for (const table of LEDGER_TABLES as unknown as AnyTable[]) {
+    const select = `SELECT ${table.columnNames.join(', ')} FROM ${table.name}`;
+    tables[table.name] = {
+      partitionKey: null,
+      files: [await writer.write(table, ledgerFilePath(table.name, input.runId), null, select)],
+    };
+  }
+  return {
+    format: MANIFEST_FORMAT,
+    formatVersion: MANIFEST_FORMAT_VERSION,
+    schemaVersion: WAREHOUSE_SCHEMA_VERSION,
+    stateId: input.runId,
+    runId: input.runId,
+    previousState: input.previous?.stateId ?? null,
+    publishedAtMs: input.publishedAtMs,
+    partitioning: { key: 'bucket', function: 'sha256(session_id) first hex digit', buckets: BUCKET_COUNT },
+    tables,
+  };
+}

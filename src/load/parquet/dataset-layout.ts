@@ -1,0 +1,59 @@
+/**
+ * The on-disk layout of a Parquet dataset. Published states are immutable directories; the single
+ * `CURRENT` pointer file names the published one, and replacing it is the commit point.
+ *
+ *   <dir>/CURRENT                              state id of the published state
+ *   <dir>/states/<id>/manifest.json            tables, files, row counts, sizes, run id
+ *   <dir>/states/<id>/<table>/bucket=<b>/part-<run>.parquet     content tables
+ *   <dir>/states/<id>/diagnostics/run=<run>/part-<run>.parquet  diagnostics, one partition per run
+ *   <dir>/states/<id>/<ledger table>/part-<run>.parquet         ledger tables (etl_runs, …)
+ *   <dir>/staging/<run>/                       private work area of the running writer
+ *   <dir>/writer.lock                          one writer at a time
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+
+/** 16 buckets: a one-session change rewrites 1/16 of each content table, and small datasets stay few files. */
+export const BUCKET_COUNT = 16;
+
+/** The partition of a session: the first hex digit of SHA-256 of its byte-exact ID. */
+export function bucketOf(sessionId: string): string {
+  return createHash('sha256').update(sessionId, 'utf8').digest('hex').slice(0, 1);
+}
+
+/** The same function in DuckDB SQL (its `sha256` hashes the UTF-8 bytes and returns lowercase hex). */
+export const BUCKET_SQL = 'substr(sha256(session_id), 1, 1)';
+
+export class DatasetLayout {
+  constructor(readonly root: string) {}
+
+  get currentPointer(): string {
+    return join(this.root, 'CURRENT');
+  }
+  get statesDir(): string {
+    return join(this.root, 'states');
+  }
+  get stagingDir(): string {
+    return join(this.root, 'staging');
+  }
+  /** `<dir>/writer`, whose run lock file is `<dir>/writer.lock`. */
+  get lockBase(): string {
+    return join(this.root, 'writer');
+  }
+  stateDir(stateId: string): string {
+    return join(this.statesDir, stateId);
+  }
+  manifestFile(stateId: string): string {
+    return join(this.stateDir(stateId), 'manifest.json');
+  }
+}
+
+export function contentFilePath(table: string, bucket: string, runId: string): string {
+  return `${table}/bucket=${bucket}/part-${runId}.parquet`;
+}
+export function diagnosticsFilePath(runId: string): string {
+  return `diagnostics/run=${runId}/part-${runId}.parquet`;
+}
+export function ledgerFilePath(table: string, runId: string): string {
+  return `${table}/part-${runId}.parquet`;
+}

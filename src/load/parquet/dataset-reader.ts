@@ -1,0 +1,84 @@
+/**
+ * Read-only access to the published state: an in-memory DuckDB whose tables are views over the
+ * state's Parquet files (named by its manifest), plus the analyst views. The state directory is
+ * immutable, so a reader sees one complete state however long it reads.
+ */
+import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
+import { type ColumnSpec, createTableSql, type TableDefinition } from '../../../schemas/table-definition.js';
+import { ROW_TABLES } from '../../../schemas/tables.js';
+import { NotFoundError } from '../../shared/errors.js';
+import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
+import { createAnalystViews } from '../views/analyst-views.js';
+import { DatasetLayout } from './dataset-layout.js';
+import { type DatasetManifest, readCurrentManifest } from './dataset-manifest.js';
+
+type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
+export const DATASET_TABLES = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as AnyTable[];
+
+export function sqlList(values: readonly string[]): string {
+  return `[${values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', ')}]`;
+}
+
+/** Absolute paths of a table's files in a state, optionally of one partition. */
+export function stateFiles(
+  layout: DatasetLayout,
+  manifest: DatasetManifest | null,
+  table: string,
+  partition?: string,
+): string[] {
+  if (manifest === null) return [];
+  const files = manifest.tables[table]?.files ?? [];
+  return files
+    .filter((f) => partition === undefined || f.partition === partition)
+    .map((f) => join(layout.stateDir(manifest.stateId), f.path));
+}
+
+/** `SELECT <schema columns> FROM read_parquet([...])`, so hive columns never leak into results. */
+export function readFilesSql(table: AnyTable, files: readonly string[]): string {
+  return `SELECT ${table.columnNames.join(', ')} FROM read_parquet(${sqlList(files)})`;
+}
+
+export async function createStateViews(
+  connection: DuckDBConnection,
+  layout: DatasetLayout,
+  manifest: DatasetManifest | null,
+): Promise<void> {
+  for (const table of DATASET_TABLES) {
+    const files = stateFiles(layout, manifest, table.name);
+    await connection.run(
+      files.length === 0
+        ? createTableSql(table)
+        : `CREATE VIEW ${table.name} AS ${readFilesSql(table, files)}`,
+    );
+  }
+  await createAnalystViews(connection);
+}
+
+export async function openDatasetReadOnly(
+  root: string,
+): Promise<OpenedWarehouse & { manifest: DatasetManifest }> {
+  const layout = new DatasetLayout(root);
+  const manifest = readCurrentManifest(layout);
+  if (manifest === null) {
+    throw new NotFoundError(
+      'WAREHOUSE_NOT_FOUND',
+      'No published Parquet dataset exists at the target; run `etl run` first',
+      {},
+    );
+  }
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  const close = (): void => {
+    connection.closeSync();
+    instance.closeSync();
+  };
+  try {
+    await createStateViews(connection, layout, manifest);
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { instance, connection, close, manifest };
+}

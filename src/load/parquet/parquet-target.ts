@@ -1,0 +1,192 @@
+/**
+ * The Parquet dataset target. A run stages its rows in a private DuckDB file (through the DuckDB
+ * target, so ledger and load semantics are the same code), decides replace safety against the
+ * published state, and at `finishRun` builds a new state directory and publishes it by atomically
+ * replacing `CURRENT`. Until then the previous state stays published, whatever happens.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js';
+import type { Diagnostic } from '../../shared/diagnostic.js';
+import { faultPoint } from '../../shared/fault-injection.js';
+import { acquireRunLock } from '../../sync/run-lock.js';
+import type { NormalizedSession } from '../../transform/normalized-session.js';
+import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
+import { DuckDbTarget } from '../duckdb/duckdb-target.js';
+import type { AnyTable } from '../export/export-tables.js';
+import { writeFileDurably } from '../fs/durable-file.js';
+import { planLoads } from '../plan-loads.js';
+import type { ArchivedState, LoadPolicy } from '../replace-decision.js';
+import type { LedgerBatch, SyncLedgerStore } from '../sync-ledger.js';
+import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
+import { buildState } from './build-state.js';
+import { collectStates } from './collect-states.js';
+import { BUCKET_SQL, bucketOf, DatasetLayout } from './dataset-layout.js';
+import { type DatasetManifest, readCurrentManifest, writeManifest } from './dataset-manifest.js';
+import { readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
+import { seedStaging } from './seed-staging.js';
+
+async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  try {
+    return await work(connection);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+export class ParquetTarget implements WarehouseTarget {
+  readonly kind = 'parquet' as const;
+  private finished = false;
+  private stagingOpen = true;
+
+  private constructor(
+    private readonly layout: DatasetLayout,
+    private readonly previous: DatasetManifest | null,
+    private readonly stagingDir: string,
+    private readonly staging: DuckDbTarget,
+    private readonly reader: { instance: DuckDBInstance; connection: DuckDBConnection },
+    private readonly releaseLock: () => void,
+  ) {}
+
+  static async open(root: string): Promise<ParquetTarget> {
+    const layout = new DatasetLayout(root);
+    mkdirSync(layout.statesDir, { recursive: true, mode: 0o700 });
+    // The dataset's own lock keeps it single-writer even when opened outside `etl run`.
+    const lock = acquireRunLock(layout.lockBase);
+    const releaseLock = (): void => lock.release();
+    try {
+      const previous = readCurrentManifest(layout);
+      // Only the lock holder gets here, so anything left in staging is a dead writer's residue.
+      rmSync(layout.stagingDir, { recursive: true, force: true });
+      const stagingDir = join(layout.stagingDir, randomUUID());
+      mkdirSync(stagingDir, { recursive: true, mode: 0o700 });
+      const stagingFile = join(stagingDir, 'stage.duckdb');
+      await seedStaging(stagingFile, layout, previous);
+      const staging = await DuckDbTarget.open(stagingFile);
+      const instance = await DuckDBInstance.create(':memory:');
+      const reader = { instance, connection: await instance.connect() };
+      return new ParquetTarget(layout, previous, stagingDir, staging, reader, releaseLock);
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
+  }
+
+  private get stagingFile(): string {
+    return join(this.stagingDir, 'stage.duckdb');
+  }
+
+  /** The sync ledger lives in the staging warehouse, seeded from the published state's ledger. */
+  get ledger(): SyncLedgerStore {
+    return this.staging.ledger;
+  }
+
+  beginRun(run: RunInfo): Promise<void> {
+    return this.staging.beginRun(run);
+  }
+
+  async loadBatch(
+    sessions: readonly NormalizedSession[],
+    ledger?: LedgerBatch,
+    policy?: LoadPolicy,
+  ): Promise<LoadResult[]> {
+    const archived = await this.archivedStates(sessions.map((s) => s.session.session_id));
+    const { results, writes } = planLoads(sessions, archived, policy);
+    // The staging tables start empty, so the staged sessions are exactly the writes of this run.
+    // The ledger only records which of them were written, so it sees the same outcome as here.
+    await this.staging.loadBatch(writes, ledger);
+    return results;
+  }
+
+  recordDiagnostics(runId: string, diagnostics: readonly Diagnostic[]): Promise<void> {
+    return this.staging.recordDiagnostics(runId, diagnostics);
+  }
+
+  async finishRun(
+    runId: string,
+    status: RunStatus,
+    finishedAtMs: number,
+    counts: RunCounts,
+    payloadBytesRead?: number,
+  ): Promise<void> {
+    // A failure while publishing must not be retried as a `failed` publication of the same run.
+    if (this.finished) return;
+    this.finished = true;
+    await this.staging.finishRun(runId, status, finishedAtMs, counts, payloadBytesRead);
+    await this.closeStaging();
+    const manifest = await withConnection(this.stagingFile, async (staging) => {
+      await staging.run(
+        `CREATE TEMP TABLE staged_sessions AS SELECT session_id, ${BUCKET_SQL} AS bucket FROM sessions`,
+      );
+      const touched = (await staging.runAndReadAll('SELECT DISTINCT bucket FROM staged_sessions')).getRows();
+      return buildState({
+        layout: this.layout,
+        staging,
+        previous: this.previous,
+        runId,
+        touchedBuckets: new Set(touched.map((row) => String(row[0]))),
+        publishedAtMs: finishedAtMs,
+      });
+    });
+    writeManifest(this.layout, manifest);
+    faultPoint('parquet-state-built');
+    writeFileDurably(this.layout.currentPointer, `${manifest.stateId}\n`);
+    collectStates(this.layout, manifest, finishedAtMs);
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.closeStaging();
+      this.reader.connection.closeSync();
+      this.reader.instance.closeSync();
+      rmSync(this.stagingDir, { recursive: true, force: true });
+    } finally {
+      this.releaseLock();
+    }
+  }
+
+  private async closeStaging(): Promise<void> {
+    if (!this.stagingOpen) return;
+    this.stagingOpen = false;
+    await this.staging.close();
+  }
+
+  private async archivedStates(ids: string[]): Promise<Map<string, ArchivedState>> {
+    const map = new Map<string, ArchivedState>();
+    if (ids.length === 0) return map;
+    const files = [...new Set(ids.map(bucketOf))].flatMap((b) =>
+      stateFiles(this.layout, this.previous, 'sessions', b),
+    );
+    if (files.length === 0) return map;
+    const reader = await this.reader.connection.runAndReadAll(
+      `SELECT session_id, view_digest, fidelity FROM (${readFilesSql(sessionsTable as unknown as AnyTable, files)}) WHERE session_id IN (SELECT unnest(${sqlList(ids)}))`,
+    );
+    const live = await this.liveContributed(ids);
+    for (const row of reader.getRowObjects()) {
+      map.set(String(row.session_id), {
+        viewDigest: String(row.view_digest),
+        fidelity: row.fidelity === 'complete' ? 'complete' : 'partial',
+        liveContributed: live.has(String(row.session_id)),
+      });
+    }
+    return map;
+  }
+
+  /** Sessions whose published view has a data-supplying instance from a non-backup carrier. */
+  private async liveContributed(ids: string[]): Promise<Set<string>> {
+    const files = [...new Set(ids.map(bucketOf))].flatMap((b) =>
+      stateFiles(this.layout, this.previous, 'source_instances', b),
+    );
+    if (files.length === 0) return new Set();
+    const reader = await this.reader.connection.runAndReadAll(
+      `SELECT DISTINCT session_id FROM (${readFilesSql(sourceInstancesTable as unknown as AnyTable, files)})
+        WHERE ${LIVE_CONTRIBUTION_SQL} AND session_id IN (SELECT unnest(${sqlList(ids)}))`,
+    );
+    return new Set(reader.getRowObjects().map((row) => String(row.session_id)));
+  }
+}

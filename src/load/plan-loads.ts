@@ -1,0 +1,34 @@
+/** Applies `decideLoad` to a batch: one action per session, and the sessions that must be written. */
+import type { NormalizedSession } from '../transform/normalized-session.js';
+import { isBackupOnly } from './carrier-provenance.js';
+import { type ArchivedState, DEFAULT_LOAD_POLICY, decideLoad, type LoadPolicy } from './replace-decision.js';
+import type { LoadResult } from './target.js';
+
+export interface LoadPlan {
+  results: LoadResult[];
+  writes: NormalizedSession[];
+}
+
+export function planLoads(
+  sessions: readonly NormalizedSession[],
+  archived: ReadonlyMap<string, ArchivedState>,
+  policy: LoadPolicy = DEFAULT_LOAD_POLICY,
+): LoadPlan {
+  const results: LoadResult[] = sessions.map((s) => ({
+    sessionId: s.session.session_id,
+    action: decideLoad(
+      archived.get(s.session.session_id),
+      {
+        viewDigest: s.session.view_digest,
+        fidelity: s.session.fidelity,
+        resolutionState: s.session.resolution_state,
+        backupOnly: isBackupOnly(s.sourceInstances),
+      },
+      policy,
+    ),
+  }));
+  const writes = sessions.filter(
+    (_, i) => results[i]!.action === 'insert' || results[i]!.action === 'replace',
+  );
+  return { results, writes };
+}
