@@ -73,7 +73,10 @@ export const sessionStateTable = defineTable(
     present_in_source: column('bool', 'False when every source that held the session no longer does.'),
     first_seen_run: column('text', 'Run that first archived the session.'),
     last_seen_run: column('text', 'Last run that confirmed the session present.'),
-    last_changed_run: column('text', 'Last run that inserted or replaced the session.'),
+    last_changed_run: nullable(
+      'text',
+      'Last run that inserted or replaced the session; NULL when archived before the ledger existed.',
+    ),
     absent_since_run: nullable('text', 'Run that first found the session absent; NULL while present.'),
   },
 );

@@ -143,6 +143,6 @@ CREATE TABLE IF NOT EXISTS etl_session_state (
   present_in_source BOOLEAN NOT NULL,
   first_seen_run VARCHAR NOT NULL,
   last_seen_run VARCHAR NOT NULL,
-  last_changed_run VARCHAR NOT NULL,
+  last_changed_run VARCHAR,
   absent_since_run VARCHAR
 );

@@ -1,6 +1,6 @@
 /**
  * The optional config file (`--config <file>`, JSON) so a cron line stays short. Command-line
- * options win over it. Validated with zod; unknown keys are rejected.
+ * options win over it. Validated with zod; unknown keys are rejected. Documented in docs/operations.md.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -19,6 +19,7 @@ export const configFileSchema = z
     workspace: z.string().min(1).optional(),
     includeCrossWorkspaceSources: z.boolean().optional(),
     prefer: z.enum(['composer', 'store']).optional(),
+    sinceLast: z.boolean().optional(),
   })
   .strict();
 

@@ -55,7 +55,7 @@ export function resolveRunFlags(flags: RunFlags): ResolvedRun {
     options: {
       roots,
       limits,
-      sinceLast: flags.sinceLast ?? false,
+      sinceLast: flags.sinceLast ?? config.sinceLast ?? false,
       preferredSource: flags.prefer ?? config.prefer ?? 'composer',
       includeCrossWorkspaceSources:
         flags.includeCrossWorkspaceSources ?? config.includeCrossWorkspaceSources ?? false,

@@ -4,6 +4,7 @@
  * time into a typed contribution for the transform stage. Physical locators never leave extract.
  */
 import type { Diagnostic, DiagnosticSink } from '../shared/diagnostic.js';
+import type { CheckpointRegistry } from './fs/prefix-checkpoint.js';
 import type { PrivateTempDir } from './fs/private-temp-dir.js';
 import type { ReadLimits } from './limits/read-limits.js';
 import type { ReadCounters } from './read-counters.js';
@@ -81,6 +82,8 @@ export interface ReadContext {
   signal: AbortSignal;
   /** Run-level problems found while discovering or cataloging (not tied to one session). */
   diagnostics?: DiagnosticSink;
+  /** Prefix checkpoints of append-only sources from the sync ledger, when the target keeps one. */
+  checkpoints?: CheckpointRegistry;
 }
 
 export interface SourceRoots {

@@ -47,8 +47,12 @@ export interface LedgerFinal {
 
 export interface LedgerBatch {
   runId: string;
-  /** The complete current membership of every session in the batch, by session ID. */
+  /**
+   * The current membership of every session in the batch, by session ID, as seen through the
+   * sources this run discovered; rows for other sources (other roots) are left as they are.
+   */
   memberships: Map<string, Membership[]>;
+  discoveredSourceKeys: ReadonlySet<string>;
   final?: LedgerFinal;
 }
 

@@ -21,6 +21,7 @@ import { resolveSession } from '../transform/resolve-session.js';
 import { SessionUnavailable } from '../transform/session-unavailable.js';
 import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
 import { type CatalogEntry, catalogSources, discoverSources } from './catalog-sources.js';
+import { RunCheckpoints } from './checkpoint-registry.js';
 import { keptSessionDiagnostics } from './load-diagnostics.js';
 import { emptyCounts, tally } from './run-counts.js';
 import type { RunProgress } from './run-progress.js';
@@ -61,6 +62,7 @@ interface Plan {
   classified: SourceClassification[];
   entries: CatalogEntry[];
   fullyRead: Map<string, Set<string>>;
+  checkpoints: RunCheckpoints;
 }
 
 /** Decides what to read: everything (full), or only what the ledger cannot vouch for (since-last). */
@@ -75,6 +77,8 @@ async function plan(
 ): Promise<Plan> {
   const found = await discoverSources(adapters, options.roots, ctx);
   const prior = target.ledger ? await target.ledger.readSources() : null;
+  const checkpoints = new RunCheckpoints(prior ?? new Map());
+  ctx.checkpoints = checkpoints;
   const classified = found.map((f) => {
     const fingerprintDigest = canonicalHash(f.source.fingerprint);
     const state =
@@ -98,7 +102,7 @@ async function plan(
   const fullyRead = new Map<string, Set<string>>();
   for (const [key, list] of bySource) fullyRead.set(key, new Set(list.map((e) => e.occurrence.sessionId)));
   if (!incremental || prior === null || target.ledger === undefined) {
-    return { classified, entries: [...bySource.values()].flat(), fullyRead };
+    return { classified, entries: [...bySource.values()].flat(), fullyRead, checkpoints };
   }
   const discovered = new Set(found.map((f) => f.source.sourceKey));
   const rootsDigest = canonicalHash(options.roots);
@@ -120,7 +124,7 @@ async function plan(
   const entries = [...bySource.values(), ...extraEntries.values()]
     .flat()
     .filter((e) => affected.has(e.occurrence.sessionId));
-  return { classified, entries, fullyRead };
+  return { classified, entries, fullyRead, checkpoints };
 }
 
 function membershipsOf(entries: readonly CatalogEntry[]): Membership[] {
@@ -179,7 +183,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
   });
   faultPoint('run-begun');
   try {
-    const { classified, entries, fullyRead } = await plan(
+    const { classified, entries, fullyRead, checkpoints } = await plan(
       adapters,
       options,
       target,
@@ -193,6 +197,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     counts.sourcesSkippedUnchanged = options.sinceLast
       ? classified.filter((c) => c.state === 'unchanged').length
       : 0;
+    const discoveredSourceKeys = new Set(classified.map((c) => c.found.source.sourceKey));
     const groups = groupOccurrences(entries);
     progress.phase = 'load';
     progress.sessionsTotal = groups.length;
@@ -214,7 +219,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     const flush = async (final?: LedgerFinal): Promise<void> => {
       const results = await target.loadBatch(
         batch,
-        { runId, memberships, ...(final ? { final } : {}) },
+        { runId, memberships, discoveredSourceKeys, ...(final ? { final } : {}) },
         { backupMayReplace: options.backupMayReplace ?? false },
       );
       tally(counts, results);
@@ -270,7 +275,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
             fingerprint: c.found.source.fingerprint,
             fingerprintDigest: c.fingerprintDigest,
             changed: c.state !== 'unchanged',
-            checkpoint: null,
+            checkpoint: checkpoints.forLedger(c.found.source.sourceKey, c.state === 'unchanged'),
           })),
           fullyRead,
           concludeVanished: true,

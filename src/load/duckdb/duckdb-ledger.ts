@@ -120,6 +120,7 @@ export class DuckDbLedger implements SyncLedgerStore {
         chunk,
       );
       for (const m of reader.getRowObjects().map(toMembership)) {
+        if (!batch.discoveredSourceKeys.has(m.sourceKey)) continue;
         const list = existing.get(m.sessionId) ?? [];
         if (list.length === 0) existing.set(m.sessionId, list);
         list.push(m);
@@ -129,9 +130,13 @@ export class DuckDbLedger implements SyncLedgerStore {
     const changed = ids.filter(
       (id) => membershipKey(existing.get(id) ?? []) !== membershipKey(batch.memberships.get(id)!),
     );
-    for (const chunk of chunks(changed)) {
+    // Occurrence refs never contain NUL, so `session_id NUL occurrence_ref` is an unambiguous pair key.
+    const stale = changed.flatMap((id) =>
+      (existing.get(id) ?? []).map((m) => `${id}\u0000${m.occurrenceRef}`),
+    );
+    for (const chunk of chunks(stale)) {
       await this.connection.run(
-        `DELETE FROM etl_session_sources WHERE session_id IN (${placeholders(chunk.length)})`,
+        `DELETE FROM etl_session_sources WHERE session_id || chr(0) || occurrence_ref IN (${placeholders(chunk.length)})`,
         chunk,
       );
     }

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DuckDbTarget } from '../../../src/load/duckdb/duckdb-target.js';
+import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
+import { verifyWarehouse } from '../../../src/load/duckdb/verify-warehouse.js';
+import { WAREHOUSE_SCHEMA_VERSION } from '../../../src/load/duckdb/warehouse-version.js';
+import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
+import { runCli, tempDir } from '../../helpers/run-cli.js';
+import { sampleSessions } from '../../helpers/sample-sessions.js';
+
+async function sql(path: string, statements: string[]): Promise<void> {
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  for (const statement of statements) await connection.run(statement);
+  connection.closeSync();
+  instance.closeSync();
+}
+
+const sha = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+describe('warehouse schema/ledger version', () => {
+  let sessions: NormalizedSession[];
+  beforeAll(async () => {
+    sessions = await sampleSessions();
+  });
+  const load = async (path: string) => {
+    const target = await DuckDbTarget.open(path);
+    try {
+      const memberships = new Map(
+        sessions.map((s) => [
+          s.session.session_id,
+          [
+            {
+              sessionId: s.session.session_id,
+              sourceKey: 'src:test',
+              occurrenceRef: `occ:${s.session.session_id}`,
+              sessionFingerprint: null,
+            },
+          ],
+        ]),
+      );
+      return await target.loadBatch(sessions, {
+        runId: 'r1',
+        memberships,
+        discoveredSourceKeys: new Set(['src:test']),
+      });
+    } finally {
+      await target.close();
+    }
+  };
+  const version = (path: string) =>
+    withReadOnlyWarehouse(path, async (c) =>
+      String((await runQuery(c, "select value from etl_meta where key = 'schema_version'")).rows[0]!.value),
+    );
+
+  it('a warehouse newer than this build fails closed: exit 5 through the CLI, nothing written', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await load(path);
+    await sql(path, [
+      `UPDATE etl_meta SET value = '${WAREHOUSE_SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`,
+    ]);
+    const before = sha(path);
+    await expect(DuckDbTarget.open(path)).rejects.toMatchObject({
+      code: 'WAREHOUSE_VERSION_NEWER',
+      exitCode: 5,
+    });
+    const result = runCli(['run', '--json', '--cursor-user-dir', tempDir(), '--target', `duckdb:${path}`]);
+    expect(result.code).toBe(5);
+    expect(JSON.parse(result.stderr).error.code).toBe('WAREHOUSE_VERSION_NEWER');
+    expect(sha(path)).toBe(before);
+  }, 120_000);
+
+  it('a version 1 warehouse migrates explicitly and idempotently to the current version', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await load(path);
+    // Recreate the v1 shape: no ledger tables, no v2 run columns.
+    await sql(path, [
+      'DROP TABLE etl_sources',
+      'DROP TABLE etl_session_sources',
+      'DROP TABLE etl_session_state',
+      'ALTER TABLE etl_runs DROP COLUMN sessions_marked_absent',
+      'ALTER TABLE etl_runs DROP COLUMN payload_bytes_read',
+      'ALTER TABLE etl_runs DROP COLUMN owner_pid',
+      "UPDATE etl_meta SET value = '1' WHERE key = 'schema_version'",
+    ]);
+    const migrated = await load(path);
+    expect(migrated.every((r) => r.action === 'unchanged')).toBe(true);
+    expect(await version(path)).toBe(String(WAREHOUSE_SCHEMA_VERSION));
+    await load(path);
+    expect(await version(path)).toBe(String(WAREHOUSE_SCHEMA_VERSION));
+    const report = await withReadOnlyWarehouse(path, verifyWarehouse);
+    expect(report).toMatchObject({ sessionsChecked: 3, problems: [] });
+    const columns = await withReadOnlyWarehouse(path, (c) =>
+      runQuery(c, "select column_name from information_schema.columns where table_name = 'etl_runs'"),
+    );
+    expect(columns.rows.map((r) => r.column_name)).toContain('payload_bytes_read');
+  }, 120_000);
+});
