@@ -14,6 +14,7 @@ import type {
 } from '../source-adapter.js';
 import { HydrationBudget } from '../sqlite/keyset-pager.js';
 import {
+  asSourceError,
   hasTable,
   openSqliteSnapshot,
   type SqliteSnapshot,
@@ -96,6 +97,20 @@ export class ComposerAdapter implements SourceAdapter {
   async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
     const handle = occurrence.handle as Handle;
     const snapshot = await this.snapshot(handle.locator, ctx);
+    try {
+      return this.read(handle, snapshot, occurrence, ctx);
+    } catch (error) {
+      // A corrupt page or misshapen table is the typed source error, not INTERNAL_ERROR.
+      throw asSourceError(error, 'composer');
+    }
+  }
+
+  private read(
+    handle: Handle,
+    snapshot: SqliteSnapshot,
+    occurrence: SessionOccurrence,
+    ctx: ReadContext,
+  ): Contribution {
     const scope = { sessionId: occurrence.sessionId, sourceRef: occurrence.occurrenceRef };
     if (handle.kind === 'workspace') {
       const read = readWorkspaceEntry(snapshot.db, handle.entry, ctx.limits, ctx.counters, scope);
