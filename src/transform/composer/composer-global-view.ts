@@ -23,7 +23,10 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
   );
   const created = epochMs(doc?.createdAt);
   const updated = epochMs(doc?.lastUpdatedAt) ?? epochMs(doc?.updatedAt);
-  const partial = data.bubbles.some((bubble) => bubble.corruption === 'invalid-encoding');
+  // Undecodable rows are damage, not content: such a view must never overwrite a complete archive.
+  const partial =
+    data.bubbles.some((bubble) => bubble.corruption !== null) ||
+    contribution.diagnostics.some((d) => d.code === 'COMPOSER_DATA_UNREADABLE');
   return {
     sessionId: occurrence.sessionId,
     title: nonEmptyString(doc?.name) ?? nonEmptyString(doc?.title),
