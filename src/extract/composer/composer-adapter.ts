@@ -55,6 +55,20 @@ export class ComposerAdapter implements SourceAdapter {
     const snapshot = await this.snapshot(source.locator, ctx).catch(unlessUnreadable);
     // A missing or unopenable global DB leaves only workspace-fallback views (marked partial).
     if (snapshot === null || !hasTable(snapshot.db, 'cursorDiskKV')) return;
+    try {
+      yield* this.catalogGlobal(source, snapshot, tree, ctx);
+    } catch (error) {
+      // A corrupt page or misshapen table is the typed source error, not INTERNAL_ERROR.
+      throw asSourceError(error, 'composer');
+    }
+  }
+
+  private *catalogGlobal(
+    source: DiscoveredSource,
+    snapshot: SqliteSnapshot,
+    tree: ComposerTree,
+    ctx: ReadContext,
+  ): Generator<SessionOccurrence> {
     const budget = new HydrationBudget(ctx.limits);
     const attribution = new GlobalAttribution(snapshot.db, ctx.limits, budget);
     for (const entry of scanGlobalSessions(snapshot.db, budget)) {
@@ -100,7 +114,6 @@ export class ComposerAdapter implements SourceAdapter {
     try {
       return this.read(handle, snapshot, occurrence, ctx);
     } catch (error) {
-      // A corrupt page or misshapen table is the typed source error, not INTERNAL_ERROR.
       throw asSourceError(error, 'composer');
     }
   }
