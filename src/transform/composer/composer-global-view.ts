@@ -26,7 +26,10 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
   // Undecodable rows are damage, not content: such a view must never overwrite a complete archive.
   const partial =
     data.bubbles.some((bubble) => bubble.corruption !== null) ||
-    contribution.diagnostics.some((d) => d.code === 'COMPOSER_DATA_UNREADABLE');
+    // SQL NULL metadata is a known complete shape (messages kept, epoch-unknown times).
+    contribution.diagnostics.some(
+      (d) => d.code === 'COMPOSER_DATA_UNREADABLE' && d.details.reason !== 'null-value',
+    );
   return {
     sessionId: occurrence.sessionId,
     title: nonEmptyString(doc?.name) ?? nonEmptyString(doc?.title),
