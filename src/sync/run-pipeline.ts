@@ -230,6 +230,8 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     };
     if (signal.aborted) status = 'interrupted';
     for (const group of status === 'interrupted' ? [] : groups) {
+      // Hydration resolves in microtasks; yielding to the event loop lets SIGINT/SIGTERM handlers run.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (signal.aborted) {
         status = 'interrupted';
         break;

@@ -14,6 +14,7 @@ import type {
 } from '../source-adapter.js';
 import { HydrationBudget } from '../sqlite/keyset-pager.js';
 import {
+  asSourceError,
   hasTable,
   openSqliteSnapshot,
   type SqliteSnapshot,
@@ -58,6 +59,20 @@ export class ComposerAdapter implements SourceAdapter {
     const snapshot = await this.snapshot(source.locator, ctx).catch(unlessUnreadable);
     // A missing or unopenable global DB leaves only workspace-fallback views (marked partial).
     if (snapshot === null || !hasTable(snapshot.db, 'cursorDiskKV')) return;
+    try {
+      yield* this.catalogGlobal(source, snapshot, tree, ctx);
+    } catch (error) {
+      // A corrupt page or misshapen table is the typed source error, not INTERNAL_ERROR.
+      throw asSourceError(error, 'composer');
+    }
+  }
+
+  private *catalogGlobal(
+    source: DiscoveredSource,
+    snapshot: SqliteSnapshot,
+    tree: ComposerTree,
+    ctx: ReadContext,
+  ): Generator<SessionOccurrence> {
     const budget = new HydrationBudget(ctx.limits);
     const attribution = new GlobalAttribution(snapshot.db, ctx.limits, budget);
     for (const entry of scanGlobalSessions(snapshot.db, budget)) {
@@ -100,6 +115,19 @@ export class ComposerAdapter implements SourceAdapter {
   async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
     const handle = occurrence.handle as Handle;
     const snapshot = await this.snapshot(handle.locator, ctx);
+    try {
+      return this.read(handle, snapshot, occurrence, ctx);
+    } catch (error) {
+      throw asSourceError(error, 'composer');
+    }
+  }
+
+  private read(
+    handle: Handle,
+    snapshot: SqliteSnapshot,
+    occurrence: SessionOccurrence,
+    ctx: ReadContext,
+  ): Contribution {
     const scope = { sessionId: occurrence.sessionId, sourceRef: occurrence.occurrenceRef };
     if (handle.kind === 'workspace') {
       const read = readWorkspaceEntry(snapshot.db, handle.entry, ctx.limits, ctx.counters, scope);

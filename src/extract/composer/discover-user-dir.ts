@@ -1,10 +1,26 @@
 /** Finds the Composer databases of a Cursor `User` directory without reading any payload. */
-import { existsSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { IoError } from '../../shared/errors.js';
 import { fingerprintFile, sourceKeyFor } from '../fs/source-identity.js';
 import type { Carrier, DiscoveredSource, SourceKind } from '../source-adapter.js';
 
 const SQLITE_SIDECARS = ['-wal'] as const;
+
+/** What a path names after following links: only regular files are ever opened (a FIFO would block). */
+function entryType(path: string): 'file' | 'directory' | 'absent' | 'other' {
+  try {
+    if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return 'absent';
+  } catch {
+    return 'absent'; // an ancestor is not a directory: nothing can be there
+  }
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
+  } catch {
+    return 'other';
+  }
+}
 
 /** Derives a source's opaque key from its kind and physical path (a backup keys by archive entry). */
 export type SourceKeyDeriver = (kind: SourceKind, locator: string) => string;
@@ -16,7 +32,14 @@ export function discoverUserDir(
 ): DiscoveredSource[] {
   const sources: DiscoveredSource[] = [];
   const globalDb = join(userDir, 'globalStorage', 'state.vscdb');
-  if (existsSync(globalDb)) {
+  const globalType = entryType(globalDb);
+  if (globalType !== 'file' && globalType !== 'absent') {
+    throw new IoError('SOURCE_UNREADABLE', 'The Composer global database is not a regular file', {
+      sourceKind: 'composer',
+      reason: 'not-a-regular-file',
+    });
+  }
+  if (globalType === 'file') {
     sources.push({
       sourceKey: keyFor('composer-global-db', globalDb),
       kind: 'composer-global-db',
@@ -26,14 +49,14 @@ export function discoverUserDir(
     });
   }
   const workspaceRoot = join(userDir, 'workspaceStorage');
-  if (existsSync(workspaceRoot)) {
+  if (entryType(workspaceRoot) === 'directory') {
     const entries = readdirSync(workspaceRoot, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
       .sort();
     for (const name of entries) {
       const db = join(workspaceRoot, name, 'state.vscdb');
-      if (!existsSync(db)) continue;
+      if (entryType(db) !== 'file') continue;
       sources.push({
         sourceKey: keyFor('composer-workspace-db', db),
         kind: 'composer-workspace-db',

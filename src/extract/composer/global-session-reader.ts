@@ -17,6 +17,14 @@ type Decoded =
   | { value: Record<string, unknown>; corruption: null }
   | { value: null; corruption: NonNullable<RawBubble['corruption']> };
 
+// A lone surrogate escape has no UTF-8 form: storing it would silently replace it, so it is rejected.
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = new Error('lone surrogate');
+function rejectLoneSurrogates(_key: string, value: unknown): unknown {
+  if (typeof value === 'string' && !value.isWellFormed()) throw LONE_SURROGATE;
+  return value;
+}
+
 function decodeJsonObject(bytes: Buffer | null | 'changed'): Decoded {
   if (bytes === 'changed') return { value: null, corruption: 'changed-during-read' };
   if (bytes === null) return { value: null, corruption: 'null-value' };
@@ -29,9 +37,9 @@ function decodeJsonObject(bytes: Buffer | null | 'changed'): Decoded {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { value: null, corruption: 'invalid-json' };
+    parsed = JSON.parse(text, LONE_SURROGATE_ESCAPE.test(text) ? rejectLoneSurrogates : undefined);
+  } catch (error) {
+    return { value: null, corruption: error === LONE_SURROGATE ? 'invalid-encoding' : 'invalid-json' };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { value: null, corruption: 'not-an-object' };

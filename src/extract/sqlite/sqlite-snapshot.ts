@@ -69,6 +69,11 @@ export async function openSqliteSnapshot(
   }
 }
 
+/** A SQLite failure while reading (corrupt page, wrong schema) as the typed fatal source error. */
+export function asSourceError(error: unknown, sourceKind: string): unknown {
+  return error instanceof Database.SqliteError ? unreadable(sourceKind, errorReason(error)) : error;
+}
+
 export function hasTable(db: Database.Database, table: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
 }

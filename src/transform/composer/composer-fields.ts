@@ -1,6 +1,8 @@
 /** Small, tolerant readers for Composer JSON fields (shapes drift between Cursor versions). */
 export type JsonObject = Record<string, unknown>;
 
+const MAX_EPOCH_MS = 8.64e15;
+
 export function asObject(value: unknown): JsonObject | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : null;
 }
@@ -15,11 +17,12 @@ export function nonEmptyString(value: unknown): string | null {
 
 /** Epoch milliseconds from a number, a numeric string or an ISO string; null when absent/invalid. */
 export function epochMs(value: unknown, { allowIso = false } = {}): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? Math.trunc(value) : null;
+  // Beyond JS Date's range a value is not a time (and would overflow the warehouse timestamp).
+  if (typeof value === 'number') return value > 0 && value <= MAX_EPOCH_MS ? Math.trunc(value) : null;
   if (typeof value !== 'string' || value.length === 0) return null;
   if (/^[0-9]+$/.test(value)) {
     const n = Number(value);
-    return Number.isSafeInteger(n) && n > 0 ? n : null;
+    return Number.isSafeInteger(n) && n > 0 && n <= MAX_EPOCH_MS ? n : null;
   }
   if (!allowIso) return null;
   const parsed = Date.parse(value);
@@ -27,7 +30,9 @@ export function epochMs(value: unknown, { allowIso = false } = {}): number | nul
 }
 
 export function positiveInt(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.trunc(value) : null;
+  return typeof value === 'number' && value > 0 && Number.isSafeInteger(Math.trunc(value))
+    ? Math.trunc(value)
+    : null;
 }
 
 /** Parses a JSON string field; returns `{ _raw }` when it is a string but not a JSON object/array. */

@@ -23,7 +23,13 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
   );
   const created = epochMs(doc?.createdAt);
   const updated = epochMs(doc?.lastUpdatedAt) ?? epochMs(doc?.updatedAt);
-  const partial = data.bubbles.some((bubble) => bubble.corruption === 'invalid-encoding');
+  // Undecodable rows are damage, not content: such a view must never overwrite a complete archive.
+  const partial =
+    data.bubbles.some((bubble) => bubble.corruption !== null) ||
+    // SQL NULL metadata is a known complete shape (messages kept, epoch-unknown times).
+    contribution.diagnostics.some(
+      (d) => d.code === 'COMPOSER_DATA_UNREADABLE' && d.details.reason !== 'null-value',
+    );
   return {
     sessionId: occurrence.sessionId,
     title: nonEmptyString(doc?.name) ?? nonEmptyString(doc?.title),

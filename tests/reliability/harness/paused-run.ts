@@ -1,0 +1,50 @@
+/** An `etl run` child held at one fault point, so a test can act while it holds the warehouse. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CLI } from '../../helpers/run-cli.js';
+import { FAULT_POINTS } from './crash-scenario.js';
+import type { EtlResult } from './etl-process.js';
+
+export interface PausedRun {
+  child: ChildProcess;
+  /** Lets the run continue from its fault point. */
+  resume(): void;
+  /** Resolves when the child exits (SIGKILLed after `deadlineMs`, so a hang fails the test). */
+  done: Promise<EtlResult>;
+}
+
+export async function startPausedRun(
+  args: readonly string[],
+  pauseAt: number,
+  control: string,
+  tmpDir: string,
+  deadlineMs = 240_000,
+): Promise<PausedRun> {
+  mkdirSync(tmpDir, { recursive: true });
+  const child = spawn(process.execPath, ['--import', FAULT_POINTS, CLI, ...args], {
+    env: { ...process.env, TMPDIR: tmpDir, ETL_FAULT_AT: String(pauseAt), ETL_FAULT_PAUSE: control },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  let timedOut = false;
+  const killer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, deadlineMs);
+  const done = new Promise<EtlResult>((resolve) => {
+    child.on('exit', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr, timedOut });
+    });
+  });
+  // Waiting for the child to reach its point is a wait, not a timed assertion; the deadline bounds it.
+  while (!existsSync(`${control}.paused`) && child.exitCode === null && !timedOut) await sleep(20);
+  return { child, resume: () => writeFileSync(control, 'go'), done };
+}
