@@ -93,11 +93,12 @@ describe('privacy: canaries never reach any output; no network; owner-only files
 
   it('diagnostics, logs, etl status and error objects never contain message content, secrets or source paths', () => {
     expect(outputs.map((o) => o.label)).toContain('run garbage');
+    // The over-limit session has no other safe contributor: the run is fatal (exit 4) after loading the rest.
     const damagedRun = outputs.find((o) => o.label === 'run damaged')!.result;
-    expect(damagedRun.code).toBe(0);
-    const diagnosticCodes = (JSON.parse(damagedRun.stdout).diagnostics as { code: string }[]).map(
-      (d) => d.code,
-    );
+    expect(damagedRun.code).toBe(4);
+    expect(JSON.parse(damagedRun.stderr).error.code).toBe('SOURCE_LIMIT_EXCEEDED');
+    const table = outputs.find((o) => o.label === 'diagnostics table')!.result;
+    const diagnosticCodes = (JSON.parse(table.stdout).rows as { code: string }[]).map((d) => d.code);
     expect(diagnosticCodes).toEqual(
       expect.arrayContaining(['COMPOSER_BUBBLE_CORRUPTED', 'SOURCE_LIMIT_EXCEEDED']),
     );

@@ -3,6 +3,7 @@
  * session occurrences → one hydrated contribution at a time. Snapshots stay open for the run.
  */
 
+import { diagnostic } from '../../shared/diagnostic.js';
 import { occurrenceRefFor } from '../fs/source-identity.js';
 import type {
   Contribution,
@@ -56,8 +57,21 @@ export class ComposerAdapter implements SourceAdapter {
       return;
     }
     if (source.kind !== 'composer-global-db') return;
-    const snapshot = await this.snapshot(source.locator, ctx).catch(unlessUnreadable);
-    // A missing or unopenable global DB leaves only workspace-fallback views (marked partial).
+    const snapshot = await this.snapshot(source.locator, ctx).catch((error: unknown) => {
+      // With workspace DBs, an unopenable global DB leaves workspace-fallback views (partial) and
+      // is reported; with none, nothing safe remains and the source error is fatal.
+      if (!this.sources.some((s) => s.kind === 'composer-workspace-db')) throw error;
+      unlessUnreadable(error);
+      ctx.diagnostics?.add(
+        diagnostic(
+          'SOURCE_UNREADABLE',
+          'The Composer global database could not be opened; only workspace-fallback views remain',
+          { sourceKind: 'composer', outcome: 'partial' },
+          { severity: 'error', sourceRef: source.sourceKey },
+        ),
+      );
+      return null;
+    });
     if (snapshot === null || !hasTable(snapshot.db, 'cursorDiskKV')) return;
     try {
       yield* this.catalogGlobal(source, snapshot, tree, ctx);
