@@ -3,7 +3,6 @@
  * session occurrences → one hydrated contribution at a time. Snapshots stay open for the run.
  */
 
-import { diagnostic } from '../../shared/diagnostic.js';
 import { occurrenceRefFor } from '../fs/source-identity.js';
 import type {
   Contribution,
@@ -27,6 +26,7 @@ import { discoverUserDir, type SourceKeyDeriver } from './discover-user-dir.js';
 import { GlobalAttribution } from './global-attribution.js';
 import { scanGlobalSessions } from './global-catalog.js';
 import { readGlobalSession } from './global-session-reader.js';
+import { unreadableDatabase } from './unreadable-database.js';
 import { readWorkspaceEntry } from './workspace-entry-reader.js';
 import type { WorkspaceEntryRef } from './workspace-index.js';
 
@@ -62,14 +62,7 @@ export class ComposerAdapter implements SourceAdapter {
       // is reported; with none, nothing safe remains and the source error is fatal.
       if (!this.sources.some((s) => s.kind === 'composer-workspace-db')) throw error;
       unlessUnreadable(error);
-      ctx.diagnostics?.add(
-        diagnostic(
-          'SOURCE_UNREADABLE',
-          'The Composer global database could not be opened; only workspace-fallback views remain',
-          { sourceKind: 'composer', outcome: 'partial' },
-          { severity: 'error', sourceRef: source.sourceKey },
-        ),
-      );
+      ctx.diagnostics?.add(unreadableDatabase('global', source.sourceKey));
       return null;
     });
     if (snapshot === null || !hasTable(snapshot.db, 'cursorDiskKV')) return;
