@@ -105,3 +105,33 @@ export interface SessionView {
   sourceKeys: string[];
   extensions: Record<string, unknown> | null;
 }
+
+type OptionalMessageFacts =
+  | 'thinking'
+  | 'model'
+  | 'parentMessageId'
+  | 'onActiveBranch'
+  | 'isSidechain'
+  | 'isCorrupted'
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'durationMs'
+  | 'toolCalls'
+  | 'extensions';
+
+/** The message facts a source did not store, at their empty values (a fresh object per call). */
+export function absentMessageFacts(): Pick<ViewMessage, OptionalMessageFacts> {
+  return {
+    thinking: null,
+    model: null,
+    parentMessageId: null,
+    onActiveBranch: true,
+    isSidechain: false,
+    isCorrupted: false,
+    inputTokens: null,
+    outputTokens: null,
+    durationMs: null,
+    toolCalls: [],
+    extensions: null,
+  };
+}

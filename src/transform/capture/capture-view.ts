@@ -1,7 +1,14 @@
 /** The SessionView skeleton every capture surface shares: one contributing capture instance. */
 import type { Contribution } from '../../extract/source-adapter.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
-import type { ResolvedSource, SessionTime, SessionView, ViewMessage, ViewToolCall } from '../session-view.js';
+import {
+  absentMessageFacts,
+  type ResolvedSource,
+  type SessionTime,
+  type SessionView,
+  type ViewMessage,
+  type ViewToolCall,
+} from '../session-view.js';
 
 export interface CaptureViewParts {
   resolvedSource: Extract<ResolvedSource, 'cli-stream' | 'cloud-agent' | 'markdown-export'>;
@@ -59,20 +66,7 @@ export function captureMessage(
       toolCalls?: ViewToolCall[];
     },
 ): ViewMessage {
-  return {
-    thinking: null,
-    model: null,
-    durationMs: null,
-    extensions: null,
-    toolCalls: [],
-    parentMessageId: null,
-    onActiveBranch: true,
-    isSidechain: false,
-    isCorrupted: false,
-    inputTokens: null,
-    outputTokens: null,
-    ...fields,
-  };
+  return { ...absentMessageFacts(), ...fields };
 }
 
 /** Links each message to the previous one (captures are linear conversations). */

@@ -1,5 +1,5 @@
 /** A Composer index message with only text: the defaults every non-bubble message shares. */
-import type { ViewMessage } from '../session-view.js';
+import { absentMessageFacts, type ViewMessage } from '../session-view.js';
 
 export type BaseMessage = Omit<ViewMessage, 'parentMessageId' | 'onActiveBranch'>;
 
@@ -11,16 +11,8 @@ export function plainMessage(
   return {
     messageId: nativeId ?? `msg:${index}`,
     identityOrigin: nativeId === null ? 'composer-v0.16-index' : 'composer-native',
-    thinking: null,
-    model: null,
-    isSidechain: false,
-    isCorrupted: false,
-    inputTokens: null,
-    outputTokens: null,
-    durationMs: null,
+    ...absentMessageFacts(),
     origin: 'composer',
-    toolCalls: [],
-    extensions: null,
     ...fields,
   };
 }

@@ -1,23 +1,15 @@
 /** The view message every Store representation produces: no direct time, no tokens, Store origin. */
-import type { ViewMessage } from '../session-view.js';
+import { absentMessageFacts, type ViewMessage } from '../session-view.js';
 
 export function storeMessage(
   fields: Pick<ViewMessage, 'messageId' | 'identityOrigin' | 'role' | 'content' | 'thinking' | 'toolCalls'> &
     Partial<Pick<ViewMessage, 'parentMessageId' | 'onActiveBranch' | 'isSidechain'>>,
 ): ViewMessage {
   return {
-    model: null,
+    ...absentMessageFacts(),
     // Store leaves and transcript lines carry no times: session-fallback (or unknown), never inferred.
     time: { kind: 'missing', inferable: false },
-    parentMessageId: null,
-    onActiveBranch: true,
-    isSidechain: false,
-    isCorrupted: false,
-    inputTokens: null,
-    outputTokens: null,
-    durationMs: null,
     origin: 'store',
-    extensions: null,
     ...fields,
   };
 }
