@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { nothingLoadedError } from '../extract/capture/capture-rejection.js';
 import { PrivateTempDir } from '../extract/fs/private-temp-dir.js';
 import type { ReadLimits } from '../extract/limits/read-limits.js';
-import { ReadCounters } from '../extract/read-counters.js';
+import { createReadContext } from '../extract/read-context.js';
 import { createAdapters } from '../extract/registry.js';
 import type { Contribution, ReadContext, SourceAdapter, SourceRoots } from '../extract/source-adapter.js';
 import type { LedgerFinal, Membership } from '../load/sync-ledger.js';
 import type { RunCounts, WarehouseTarget } from '../load/target.js';
-import { type Diagnostic, DiagnosticSink } from '../shared/diagnostic.js';
+import type { Diagnostic } from '../shared/diagnostic.js';
 import { faultPoint } from '../shared/fault-injection.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
@@ -144,16 +144,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
   const diagnostics: Diagnostic[] = [];
   const temp = PrivateTempDir.create();
   const signal = options.signal ?? new AbortController().signal;
-  const ctx: ReadContext = {
-    limits: options.limits,
-    temp,
-    counters: new ReadCounters(),
-    scope: null,
-    requestedWorkspace: options.workspace ?? null,
-    includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
-    signal,
-    diagnostics: new DiagnosticSink(),
-  };
+  const ctx = createReadContext({ ...options, temp, signal });
   const progress: RunProgress = {
     phase: 'catalog',
     sourcesTotal: 0,

@@ -2,8 +2,8 @@
 import { CaptureAdapter } from '../../src/extract/capture/capture-adapter.js';
 import { PrivateTempDir } from '../../src/extract/fs/private-temp-dir.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/extract/limits/read-limits.js';
-import { ReadCounters } from '../../src/extract/read-counters.js';
-import type { Contribution, ReadContext } from '../../src/extract/source-adapter.js';
+import { createReadContext } from '../../src/extract/read-context.js';
+import type { Contribution } from '../../src/extract/source-adapter.js';
 import type { Diagnostic } from '../../src/shared/diagnostic.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 import { resolveSession } from '../../src/transform/resolve-session.js';
@@ -20,14 +20,7 @@ export async function readCaptures(
 ): Promise<CaptureRead> {
   const adapter = new CaptureAdapter();
   const temp = PrivateTempDir.create();
-  const ctx: ReadContext = {
-    limits,
-    temp,
-    counters: new ReadCounters(),
-    scope: null,
-    includeCrossWorkspaceSources: false,
-    signal: new AbortController().signal,
-  };
+  const ctx = createReadContext({ limits, temp, includeCrossWorkspaceSources: false });
   try {
     const contributions: Contribution[] = [];
     const roots = {

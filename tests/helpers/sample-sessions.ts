@@ -4,8 +4,8 @@ import { buildSampleCorpus } from '../../fixtures/sample/sample-corpus.js';
 import { ComposerAdapter } from '../../src/extract/composer/composer-adapter.js';
 import { PrivateTempDir } from '../../src/extract/fs/private-temp-dir.js';
 import { resolveReadLimits } from '../../src/extract/limits/read-limits.js';
-import { ReadCounters } from '../../src/extract/read-counters.js';
-import type { ReadContext, SessionOccurrence } from '../../src/extract/source-adapter.js';
+import { createReadContext } from '../../src/extract/read-context.js';
+import type { SessionOccurrence } from '../../src/extract/source-adapter.js';
 import { groupOccurrences } from '../../src/sync/session-groups.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 import { resolveSession } from '../../src/transform/resolve-session.js';
@@ -15,14 +15,7 @@ import { tempDir } from './run-cli.js';
 export async function sampleSessions(): Promise<NormalizedSession[]> {
   const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
   const temp = PrivateTempDir.create();
-  const ctx: ReadContext = {
-    limits: resolveReadLimits({}),
-    temp,
-    counters: new ReadCounters(),
-    scope: null,
-    includeCrossWorkspaceSources: false,
-    signal: new AbortController().signal,
-  };
+  const ctx = createReadContext({ limits: resolveReadLimits({}), temp, includeCrossWorkspaceSources: false });
   const adapter = new ComposerAdapter();
   const sessions: NormalizedSession[] = [];
   try {

@@ -1,22 +1,14 @@
 /** `etl sources`: what a run would read, with counts per kind, without reading any payload. */
 import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
-import { ReadCounters } from '../../extract/read-counters.js';
+import { createReadContext } from '../../extract/read-context.js';
 import { createAdapters } from '../../extract/registry.js';
-import type { ReadContext } from '../../extract/source-adapter.js';
 import type { Output } from '../output.js';
 import { type RunFlags, resolveRunFlags } from '../run-options.js';
 
 export async function sourcesCommand(flags: RunFlags, output: Output): Promise<number> {
   const { options } = resolveRunFlags(flags);
   const temp = PrivateTempDir.create();
-  const ctx: ReadContext = {
-    limits: options.limits,
-    temp,
-    counters: new ReadCounters(),
-    scope: null,
-    includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
-    signal: new AbortController().signal,
-  };
+  const ctx = createReadContext({ ...options, temp });
   const kinds = new Map<string, { sources: number; sessionOccurrences: number; bytes: number }>();
   const adapters = createAdapters();
   try {
