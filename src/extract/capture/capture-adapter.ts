@@ -34,6 +34,8 @@ export class CaptureAdapter implements SourceAdapter {
   readonly name = 'capture';
   private readonly surfaces = new Map<string, CaptureSurface>();
   private pending: Diagnostic[] = [];
+  /** Discovery position of each source: catalog runs concurrently, reports follow input order. */
+  private readonly order = new Map<string, number>();
 
   async discover(roots: SourceRoots): Promise<DiscoveredSource[]> {
     const walked = walkInputs(roots.inputs);
@@ -41,6 +43,7 @@ export class CaptureAdapter implements SourceAdapter {
     const sources: DiscoveredSource[] = [];
     for (const locator of walked.files) {
       const sourceKey = sourceKeyFor('capture-file', locator);
+      this.order.set(sourceKey, this.order.size);
       const surface = sniffSurface(locator);
       if (surface === null) {
         this.pending.push(
@@ -104,7 +107,8 @@ export class CaptureAdapter implements SourceAdapter {
 
   /** Diagnostics about sources that produced no session (skipped, undetected, refused). */
   drainDiagnostics(): Diagnostic[] {
-    const items = this.pending;
+    const position = (item: Diagnostic): number => this.order.get(item.sourceRef ?? '') ?? -1;
+    const items = [...this.pending].sort((a, b) => position(a) - position(b));
     this.pending = [];
     return items;
   }
