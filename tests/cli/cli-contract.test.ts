@@ -88,7 +88,9 @@ describe('end-to-end skeleton on the sample data', () => {
   it('etl query returns a positive message count and etl verify passes', () => {
     const query = runCli(['query', '--json', '--target', target, 'select count(*) as n from messages']);
     expect(query.code).toBe(0);
-    expect(Number(JSON.parse(query.stdout).rows[0].n)).toBeGreaterThan(0);
+    const n = JSON.parse(query.stdout).rows[0].n;
+    expect(typeof n).toBe('number');
+    expect(n).toBeGreaterThan(0);
     const verify = runCli(['verify', '--json', '--target', target]);
     expect(verify.code).toBe(0);
     expect(JSON.parse(verify.stdout).verify.sessionsChecked).toBe(3);
@@ -100,5 +102,13 @@ describe('end-to-end skeleton on the sample data', () => {
     const runs = JSON.parse(status.stdout).runs as { status: string }[];
     expect(runs.length).toBeGreaterThanOrEqual(2);
     expect(runs.every((r) => r.status === 'committed')).toBe(true);
+  });
+
+  it('etl status --json reports counts as JSON numbers, not strings', () => {
+    const status = JSON.parse(runCli(['status', '--json', '--target', target]).stdout);
+    expect(status.counts.sessions).toBe(3);
+    expect(typeof status.counts.messages).toBe('number');
+    expect(typeof status.ledger.sources).toBe('number');
+    expect(typeof status.runs[0].sessions_unchanged).toBe('number');
   });
 });

@@ -4,6 +4,7 @@
  * reported `interrupted` (the next `etl run` records that too).
  */
 import { runQuery } from '../../load/duckdb/read-only-query.js';
+import { assertCurrentSchema } from '../../load/duckdb/warehouse-version.js';
 import { targetSizeBytes, withReadOnlyTarget } from '../../load/read-only-target.js';
 import { lockHolder } from '../../sync/run-lock.js';
 import { formatTable } from '../format-table.js';
@@ -28,12 +29,15 @@ const INTERRUPTED_SQL = `SELECT run_id, status, started_at FROM etl_runs
 export async function statusCommand(flags: { target?: string }, output: Output): Promise<number> {
   const target = parseTargetSpec(flags.target);
   const liveHolder = lockHolder(target.path);
-  const { runs, counts, ledger, interrupted } = await withReadOnlyTarget(target, async (connection) => ({
-    runs: await runQuery(connection, RUNS_SQL),
-    counts: (await runQuery(connection, COUNTS_SQL)).rows[0] ?? {},
-    ledger: (await runQuery(connection, LEDGER_SQL)).rows[0] ?? {},
-    interrupted: (await runQuery(connection, INTERRUPTED_SQL)).rows,
-  }));
+  const { runs, counts, ledger, interrupted } = await withReadOnlyTarget(target, async (connection) => {
+    await assertCurrentSchema(connection);
+    return {
+      runs: await runQuery(connection, RUNS_SQL),
+      counts: (await runQuery(connection, COUNTS_SQL)).rows[0] ?? {},
+      ledger: (await runQuery(connection, LEDGER_SQL)).rows[0] ?? {},
+      interrupted: (await runQuery(connection, INTERRUPTED_SQL)).rows,
+    };
+  });
   // Without a live lock holder, nothing can still be running.
   const dead = (row: Record<string, unknown>): boolean => row.status === 'running' && liveHolder === null;
   for (const row of [...runs.rows, ...interrupted]) if (dead(row)) row.status = 'interrupted';

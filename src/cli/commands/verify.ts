@@ -1,6 +1,7 @@
 /** `etl verify`: integrity check of the warehouse; exit 5 on any mismatch. */
 
 import { verifyWarehouse } from '../../load/duckdb/verify-warehouse.js';
+import { assertCurrentSchema } from '../../load/duckdb/warehouse-version.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
 import { IntegrityError } from '../../shared/errors.js';
 import type { Output } from '../output.js';
@@ -8,7 +9,10 @@ import { parseTargetSpec } from '../target-spec.js';
 
 export async function verifyCommand(flags: { target?: string }, output: Output): Promise<number> {
   const target = parseTargetSpec(flags.target);
-  const report = await withReadOnlyTarget(target, verifyWarehouse);
+  const report = await withReadOnlyTarget(target, async (connection) => {
+    await assertCurrentSchema(connection);
+    return verifyWarehouse(connection);
+  });
   if (report.problems.length > 0) {
     throw new IntegrityError(
       'WAREHOUSE_INTEGRITY_FAILED',

@@ -1,5 +1,5 @@
 /** Read-only SQL over the warehouse for `etl query`, `etl status` and `etl verify`. */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { type DuckDBConnection, type DuckDBResultReader, DuckDBTypeId } from '@duckdb/node-api';
 import { UsageError } from '../../shared/errors.js';
 import { openWarehouse } from './duckdb-warehouse.js';
 
@@ -20,10 +20,30 @@ export async function withReadOnlyWarehouse<T>(
   }
 }
 
+const WIDE_INTEGERS = new Set([
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UHUGEINT,
+]);
+
+/** JSON-safe rows; wide integers (counts, sums) are numbers when exact, strings only beyond 2^53. */
+function jsonRows(reader: DuckDBResultReader): Record<string, unknown>[] {
+  const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
+  const wide = reader.columnNames().filter((_, index) => WIDE_INTEGERS.has(reader.columnType(index).typeId));
+  for (const row of rows) {
+    for (const name of wide) {
+      const value = row[name];
+      if (typeof value === 'string' && Number.isSafeInteger(Number(value))) row[name] = Number(value);
+    }
+  }
+  return rows;
+}
+
 export async function runQuery(connection: DuckDBConnection, sql: string): Promise<QueryResult> {
   try {
     const reader = await connection.runAndReadAll(sql);
-    return { columns: reader.columnNames(), rows: reader.getRowObjectsJson() as Record<string, unknown>[] };
+    return { columns: reader.columnNames(), rows: jsonRows(reader) };
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'query failed';
     throw new UsageError('QUERY_FAILED', `The query failed: ${message}`, {});

@@ -3,7 +3,7 @@
  * migrate older warehouses explicitly and idempotently (each step can be re-run safely).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { IntegrityError } from '../../shared/errors.js';
+import { IntegrityError, UsageError } from '../../shared/errors.js';
 
 export const WAREHOUSE_SCHEMA_VERSION = 2;
 
@@ -28,6 +28,18 @@ export function assertNotNewer(version: number | null): void {
         remedy: 'Upgrade cursor-etl.',
       },
     );
+  }
+}
+
+/** Read-only commands that rely on the current tables (status, verify) cannot migrate; say how to. */
+export async function assertCurrentSchema(connection: DuckDBConnection): Promise<void> {
+  const version = await storedVersion(connection);
+  if (version !== null && version < WAREHOUSE_SCHEMA_VERSION) {
+    throw new UsageError('WAREHOUSE_MIGRATION_REQUIRED', 'The warehouse uses an older schema version', {
+      warehouseVersion: version,
+      supportedVersion: WAREHOUSE_SCHEMA_VERSION,
+      remedy: 'Run `etl run` once with this version (it migrates the warehouse in place), then retry.',
+    });
   }
 }
 

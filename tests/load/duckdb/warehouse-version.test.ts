@@ -73,7 +73,7 @@ describe('warehouse schema/ledger version', () => {
     expect(sha(path)).toBe(before);
   }, 120_000);
 
-  it('a version 1 warehouse migrates explicitly and idempotently to the current version', async () => {
+  it('a version 1 warehouse: status/verify ask for a migration (exit 2, untouched), then etl run migrates explicitly and idempotently to the current version', async () => {
     const path = join(tempDir(), 'w.duckdb');
     await load(path);
     // Recreate the v1 shape: no ledger tables, no v2 run columns.
@@ -86,6 +86,17 @@ describe('warehouse schema/ledger version', () => {
       'ALTER TABLE etl_runs DROP COLUMN owner_pid',
       "UPDATE etl_meta SET value = '1' WHERE key = 'schema_version'",
     ]);
+    const before = sha(path);
+    for (const command of ['status', 'verify']) {
+      const readOnly = runCli([command, '--json', '--target', `duckdb:${path}`]);
+      expect(readOnly.code).toBe(2);
+      expect(readOnly.stdout).toBe('');
+      expect(JSON.parse(readOnly.stderr).error).toMatchObject({
+        code: 'WAREHOUSE_MIGRATION_REQUIRED',
+        details: { warehouseVersion: 1 },
+      });
+    }
+    expect(sha(path)).toBe(before);
     const migrated = await load(path);
     expect(migrated.every((r) => r.action === 'unchanged')).toBe(true);
     expect(await version(path)).toBe(String(WAREHOUSE_SCHEMA_VERSION));

@@ -15,24 +15,24 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
       'Why is the build slow?',
     ]),
   'Which conversations were the longest?': (rows) =>
-    expect(rows[0]).toMatchObject({ title: 'Add a /health endpoint', message_count: 6, user_messages: '2' }),
+    expect(rows[0]).toMatchObject({ title: 'Add a /health endpoint', message_count: 6, user_messages: 2 }),
   'How much did I use Cursor each day?': (rows) =>
     expect(rows).toEqual([
-      { day: '2025-10-13', sessions: '1', user_messages: '1', assistant_messages: '2', tool_calls: '1' },
-      { day: '2025-10-14', sessions: '2', user_messages: '3', assistant_messages: '6', tool_calls: '3' },
+      { day: '2025-10-13', sessions: 1, user_messages: 1, assistant_messages: 2, tool_calls: 1 },
+      { day: '2025-10-14', sessions: 2, user_messages: 3, assistant_messages: 6, tool_calls: 3 },
     ]),
   'Which tools does the agent call most, and how often do they fail?': (rows) =>
     expect(rows.find((r) => r.tool === 'grep')).toMatchObject({
-      calls: '1',
-      failures: '1',
+      calls: 1,
+      failures: 1,
       failure_pct: 100,
     }),
   'Which files does the agent touch most?': (rows) =>
     expect(rows).toEqual([
       {
         file: '/home/dev/acme-api/src/app.ts',
-        touches: '2',
-        sessions: '1',
+        touches: 2,
+        sessions: 1,
         tools: ['edit_file', 'read_file'],
       },
     ]),
@@ -40,12 +40,12 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
     expect(rows).toEqual([
       {
         model: 'claude-4-sonnet',
-        messages: '4',
-        messages_with_tokens: '2',
-        input_tokens: '11218',
-        output_tokens: '813',
+        messages: 4,
+        messages_with_tokens: 2,
+        input_tokens: 11218,
+        output_tokens: 813,
       },
-      { model: 'gpt-5', messages: '1', messages_with_tokens: '0', input_tokens: null, output_tokens: null },
+      { model: 'gpt-5', messages: 1, messages_with_tokens: 0, input_tokens: null, output_tokens: null },
     ]),
   'Read one conversation as a transcript': (rows) => {
     expect(rows.map((r) => r.role)).toEqual([
@@ -60,12 +60,12 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
   },
   'Where did I ask about something? (full-text search)': (rows) =>
     expect(rows.map((r) => [r.position, r.role])).toEqual([
-      ['0', 'user'],
-      ['3', 'assistant'],
-      ['5', 'assistant'],
+      [0, 'user'],
+      [3, 'assistant'],
+      [5, 'assistant'],
     ]),
   'How long does the agent take to answer?': (rows) =>
-    expect(rows).toEqual([{ answered_prompts: '4', median_seconds: 11, max_seconds: '15' }]),
+    expect(rows).toEqual([{ answered_prompts: 4, median_seconds: 11, max_seconds: 15 }]),
   'Which tool calls failed, and in which conversation?': (rows) =>
     expect(rows).toEqual([
       { title: 'Rename the helper module', tool: 'grep', status: 'error', timestamp: '2025-10-14 10:30:10' },
@@ -73,8 +73,8 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
   'Which sessions are only partially archived?': (rows) => expect(rows).toEqual([]),
   'At what hour of the day do I start conversations?': (rows) =>
     expect(rows).toEqual([
-      { hour_utc: '9', sessions: '2' },
-      { hour_utc: '10', sessions: '1' },
+      { hour_utc: 9, sessions: 2 },
+      { hour_utc: 10, sessions: 1 },
     ]),
   'Which workspaces see the most activity?': (rows) => {
     expect(rows.reduce((n, r) => n + Number(r.sessions), 0)).toBe(3);
@@ -82,10 +82,10 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
   },
   'How do tool calls break down per day and status?': (rows) =>
     expect(rows.map((r) => [r.day, r.tool, r.status, r.calls])).toEqual([
-      ['2025-10-13', 'run_terminal_cmd', 'completed', '1'],
-      ['2025-10-14', 'edit_file', 'completed', '1'],
-      ['2025-10-14', 'grep', 'error', '1'],
-      ['2025-10-14', 'read_file', 'completed', '1'],
+      ['2025-10-13', 'run_terminal_cmd', 'completed', 1],
+      ['2025-10-14', 'edit_file', 'completed', 1],
+      ['2025-10-14', 'grep', 'error', 1],
+      ['2025-10-14', 'read_file', 'completed', 1],
     ]),
 };
 
