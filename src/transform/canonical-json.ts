@@ -32,7 +32,7 @@ interface Sink {
   push(piece: string): void;
 }
 
-function write(value: unknown, out: Sink, stack: Set<object>): void {
+function writeScalar(value: unknown, out: Sink): void {
   if (value === null) {
     out.push('null');
     return;
@@ -49,46 +49,86 @@ function write(value: unknown, out: Sink, stack: Set<object>): void {
     case 'bigint':
       reject('bigint');
       break;
-    case 'object':
-      break;
     default:
       reject(typeof value);
   }
-  const object = value as object;
-  if (stack.has(object)) reject('cycle');
-  stack.add(object);
-  if (Array.isArray(object)) {
-    out.push('[');
-    for (let i = 0; i < object.length; i++) {
-      if (i > 0) out.push(',');
-      const item: unknown = object[i];
-      if (item === undefined) out.push('null');
-      else write(item, out, stack);
+}
+
+/** Writes an object's opening brace and returns its keys with defined values, in code-point order. */
+function openObject(object: object, out: Sink): string[] {
+  const proto = Object.getPrototypeOf(object);
+  if (proto !== Object.prototype && proto !== null) reject('non-plain object');
+  const record = object as Record<string, unknown>;
+  const keys: string[] = [];
+  for (const key of Object.keys(record)) if (record[key] !== undefined) keys.push(key);
+  keys.sort(compareCodePoints);
+  out.push('{');
+  return keys;
+}
+
+/**
+ * Walks with an explicit stack instead of recursion, so arbitrarily deep source JSON (which
+ * `JSON.parse` accepts) is canonicalized instead of overflowing the call stack. The stack is three
+ * parallel arrays: the open container, its sorted keys (null for an array) and the next member.
+ */
+function write(root: unknown, out: Sink): void {
+  const containers: object[] = [];
+  const keyLists: (string[] | null)[] = [];
+  const positions: number[] = [];
+  const path = new Set<object>();
+  let value = root;
+  for (;;) {
+    if (typeof value === 'string') out.push(JSON.stringify(value));
+    else if (typeof value !== 'object' || value === null) writeScalar(value, out);
+    else {
+      if (path.has(value)) reject('cycle');
+      path.add(value);
+      containers.push(value);
+      positions.push(0);
+      if (Array.isArray(value)) {
+        out.push('[');
+        keyLists.push(null);
+      } else keyLists.push(openObject(value, out));
     }
-    out.push(']');
-  } else {
-    const proto = Object.getPrototypeOf(object);
-    if (proto !== Object.prototype && proto !== null) reject('non-plain object');
-    const record = object as Record<string, unknown>;
-    const keys: string[] = [];
-    for (const key of Object.keys(record)) if (record[key] !== undefined) keys.push(key);
-    keys.sort(compareCodePoints);
-    out.push('{');
-    for (let i = 0; i < keys.length; i++) {
-      if (i > 0) out.push(',');
-      out.push(JSON.stringify(keys[i]));
-      out.push(':');
-      write(record[keys[i]!], out, stack);
+    // Close finished containers until one has a next member, which becomes `value`.
+    for (;;) {
+      const depth = containers.length - 1;
+      if (depth < 0) return;
+      const container = containers[depth]!;
+      const keys = keyLists[depth]!;
+      const i = positions[depth]!;
+      if (keys === null) {
+        const items = container as unknown[];
+        if (i < items.length) {
+          positions[depth] = i + 1;
+          if (i > 0) out.push(',');
+          const item = items[i];
+          value = item === undefined ? null : item;
+          break;
+        }
+        out.push(']');
+      } else {
+        if (i < keys.length) {
+          positions[depth] = i + 1;
+          const key = keys[i]!;
+          out.push(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`);
+          value = (container as Record<string, unknown>)[key];
+          break;
+        }
+        out.push('}');
+      }
+      containers.pop();
+      keyLists.pop();
+      positions.pop();
+      path.delete(container);
     }
-    out.push('}');
   }
-  stack.delete(object);
 }
 
 export function canonicalJson(value: unknown): string {
   if (value === undefined) reject('undefined');
   const out: string[] = [];
-  write(value, out, new Set());
+  write(value, out);
   return out.join('');
 }
 
@@ -112,6 +152,6 @@ export function canonicalHash(value: unknown): string {
       }
     },
   };
-  write(value, sink, new Set());
+  write(value, sink);
   return hash.update(pending).digest('hex');
 }

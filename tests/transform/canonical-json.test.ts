@@ -59,4 +59,30 @@ describe('canonical JSON v1', () => {
     bare.a = null;
     expect(canonicalJson(bare)).toBe('{"a":null,"b":[1,"two"]}');
   });
+
+  it('canonicalizes 100 000-deep arrays and objects (valid source JSON) without overflowing the stack', () => {
+    const depth = 100_000;
+    const arrays = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    expect(canonicalJson(JSON.parse(arrays))).toBe(arrays);
+    const objects = `${'{"b":1,"a":'.repeat(depth)}null${'}'.repeat(depth)}`;
+    const sorted = `${'{"a":'.repeat(depth)}null${',"b":1}'.repeat(depth)}`;
+    expect(canonicalJson(JSON.parse(objects))).toBe(sorted);
+    expect(canonicalHash(JSON.parse(objects))).toBe(sha256Hex(sorted));
+  });
+
+  it('detects a cycle deep below the root and still accepts a shared subtree at any depth', () => {
+    const root: Record<string, unknown> = {};
+    let node = root;
+    for (let i = 0; i < 20_000; i++) {
+      const child: Record<string, unknown> = {};
+      node.next = child;
+      node = child;
+    }
+    const shared = [1];
+    node.left = shared;
+    node.right = shared;
+    expect(canonicalJson(root).endsWith('{"left":[1],"right":[1]}'.concat('}'.repeat(20_000)))).toBe(true);
+    node.loop = root;
+    expect(() => canonicalJson(root)).toThrow(/cycle/);
+  });
 });

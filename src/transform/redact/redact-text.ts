@@ -51,23 +51,35 @@ export function redactText(text: string, counts: RedactionCounts): string {
   return out;
 }
 
-/** Redacts every string inside a JSON value; a string under a secret-named key is redacted whole. */
+/**
+ * Redacts every string inside a JSON value; a string under a secret-named key is redacted whole.
+ * Copies with an explicit work list, not recursion, so arbitrarily deep source JSON cannot
+ * overflow the stack; copied objects have no prototype, so a `__proto__` key stays a plain key.
+ */
 export function redactJsonValue(value: unknown, counts: RedactionCounts): unknown {
-  if (typeof value === 'string') return redactText(value, counts);
-  if (Array.isArray(value)) return value.map((item) => redactJsonValue(item, counts));
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => {
-      if (
-        SECRET_KEY.test(key) &&
-        typeof item === 'string' &&
-        item.length > 0 &&
-        !item.startsWith('[REDACTED')
-      ) {
+  const pending: [source: object, target: Record<string, unknown> | unknown[]][] = [];
+  const copy = (item: unknown): unknown => {
+    if (typeof item === 'string') return redactText(item, counts);
+    if (typeof item !== 'object' || item === null) return item;
+    const target: Record<string, unknown> | unknown[] = Array.isArray(item) ? [] : Object.create(null);
+    pending.push([item, target]);
+    return target;
+  };
+  const root = copy(value);
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [source, target] = next;
+    if (Array.isArray(source)) {
+      for (const item of source) (target as unknown[]).push(copy(item));
+      continue;
+    }
+    const record = target as Record<string, unknown>;
+    for (const [key, item] of Object.entries(source)) {
+      const secret = SECRET_KEY.test(key) && typeof item === 'string' && item.length > 0;
+      if (secret && !item.startsWith('[REDACTED')) {
         counts['secret-assignment']++;
-        return [key, '[REDACTED:secret]'];
-      }
-      return [key, redactJsonValue(item, counts)];
-    }),
-  );
+        record[key] = '[REDACTED:secret]';
+      } else record[key] = copy(item);
+    }
+  }
+  return root;
 }

@@ -74,6 +74,23 @@ describe('store.db tree walk', () => {
     expect(walk.leaves).toEqual([leaf]);
     expect(walk.problems.sort()).toEqual(['missing-tree-blob', 'subtree-cycle']);
   });
+  it('walks a 50 000-deep chain of subtrees without overflowing the stack', () => {
+    const blobs = new Map<string, Uint8Array>();
+    const put = (bytes: Uint8Array) => {
+      const id = StoreDbBuilder.hashOf(bytes);
+      blobs.set(id, bytes);
+      return id;
+    };
+    const last = put(jsonLeaf({ n: 'last' }));
+    const first = put(jsonLeaf({ n: 'first' }));
+    let id = put(treeNode([{ leaf: last }]));
+    for (let i = 0; i < 50_000; i++)
+      id = put(treeNode([{ subtree: id }, { raw: new Uint8Array([i & 0xff]) }]));
+    const root = put(treeNode([{ leaf: first }, { subtree: id }, { leaf: first }]));
+    const walk = walkTree(root, (blob) => blobs.get(blob) ?? null);
+    expect(walk.leaves).toEqual([first, last, first]);
+    expect(walk.problems).toEqual([]);
+  });
 });
 
 describe('store.db leaves', () => {

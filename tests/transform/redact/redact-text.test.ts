@@ -45,4 +45,21 @@ describe('redaction rules', () => {
     expect(counts['secret-assignment']).toBe(2);
     expect(counts.email).toBe(1);
   });
+
+  it('JSON values nested 100 000 deep are redacted without overflowing the stack', () => {
+    const counts = emptyCounts();
+    const depth = 100_000;
+    const deep = JSON.parse(`${'{"token":"t1","a":['.repeat(depth)}"mail a@b.example"${']}'.repeat(depth)}`);
+    const redacted = redactJsonValue(deep, counts);
+    expect(counts).toEqual({ 'private-key': 0, bearer: 0, 'secret-assignment': depth, email: 1 });
+    let node = redacted as { token: string; a: unknown[] };
+    for (let i = 1; i < depth; i++) node = node.a[0] as typeof node;
+    expect(node).toEqual({ token: '[REDACTED:secret]', a: ['mail [REDACTED:email]'] });
+  });
+
+  it('a "__proto__" key in source JSON stays a plain key', () => {
+    const redacted = redactJsonValue(JSON.parse('{"__proto__":{"x":"a@b.example"}}'), emptyCounts());
+    expect(Object.keys(redacted as object)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(redacted, '__proto__')?.value).toEqual({ x: '[REDACTED:email]' });
+  });
 });
