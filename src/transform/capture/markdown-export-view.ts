@@ -13,13 +13,14 @@ export function markdownExportView(contribution: MarkdownExportContribution): Se
   const doc = contribution.data;
   const ids = new CaptureMessageIds(doc.surface);
   const messages = doc.turns.map((turn) => {
-    const messageId = ids.next(turn.role, turn.text);
+    const messageId = ids.next(turn.role, turn.writtenText);
     const allocator = new ToolIdentityAllocator(messageId);
     return captureMessage({
       messageId,
       identityOrigin: 'capture-v1',
       role: turn.role,
       content: turn.text,
+      thinking: turn.thinking,
       model: turn.model,
       time:
         turn.stampedAtMs === null

@@ -46,10 +46,13 @@ export function parseExportChat(lines: readonly string[]): MarkdownDocument {
     const body = lines.slice(roleLine + 1, end);
     const [from, to] = trimRange(body, true);
     const role = roleAt(roleLine)!;
+    const text = body.slice(from, to).join('\n');
     return {
       role,
       section,
-      text: body.slice(from, to).join('\n'),
+      text,
+      thinking: null,
+      writtenText: text,
       annotation: null,
       stampedAtMs: null,
       model: null,

@@ -16,6 +16,13 @@ export interface MarkdownTurn {
   /** Zero-based section ordinal in the file (the position model for Markdown). */
   section: number;
   text: string;
+  /** Thinking the file renders for this turn (SpecStory `<think>` blocks), split out of `text`. */
+  thinking: string | null;
+  /**
+   * The turn as written (thinking markup included): the capture message identity v1 input, so
+   * splitting thinking out of `text` changes no message ID.
+   */
+  writtenText: string;
   /** The role marker's annotation verbatim, e.g. `2026-02-10 08:30Z` or `model m, mode Agent`. */
   annotation: string | null;
   /** A UTC minute stamp the file states for this turn (SpecStory v1.5+ user markers). */

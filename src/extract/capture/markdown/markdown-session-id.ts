@@ -11,5 +11,5 @@ export function markdownContentSessionId(
   turns: readonly MarkdownTurn[],
 ): string {
   const first = turns.find((turn) => turn.role === 'user') ?? turns[0];
-  return `markdown:v1:${canonicalHash({ surface, title, first: first?.text ?? null })}`;
+  return `markdown:v1:${canonicalHash({ surface, title, first: first?.writtenText ?? null })}`;
 }
