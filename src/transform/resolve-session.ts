@@ -7,6 +7,7 @@
 import type {
   CliStreamContribution,
   CloudCaptureContribution,
+  CloudV0Contribution,
   MarkdownExportContribution,
 } from '../extract/capture/capture-contribution.js';
 import type {
@@ -17,6 +18,7 @@ import type { Contribution, SessionOccurrence } from '../extract/source-adapter.
 import { InternalError } from '../shared/errors.js';
 import { cliStreamView } from './capture/cli-stream-view.js';
 import { cloudAgentView } from './capture/cloud-agent-view.js';
+import { cloudV0View } from './capture/cloud-v0-view.js';
 import { markdownExportView } from './capture/markdown-export-view.js';
 import { isCaptureView, resolveCaptureViews } from './capture/resolve-captures.js';
 import { composerGlobalView } from './composer/composer-global-view.js';
@@ -41,6 +43,7 @@ const VIEW_BUILDERS: Record<string, ViewBuilder> = {
   'composer-workspace': (c) => composerWorkspaceView(c as ComposerWorkspaceContribution),
   'cli-stream': (c) => cliStreamView(c as CliStreamContribution),
   'cloud-capture': (c) => cloudAgentView(c as CloudCaptureContribution),
+  'cloud-v0-conversation': (c) => cloudV0View(c as CloudV0Contribution),
   'markdown-export': (c) => markdownExportView(c as MarkdownExportContribution),
 };
 

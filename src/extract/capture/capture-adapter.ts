@@ -18,6 +18,7 @@ import { CaptureSessionIdMissing, rejectionDiagnostic } from './capture-rejectio
 import { readCliCapture } from './cli-stream-reader.js';
 import { splitCloudAgents } from './cloud-agents.js';
 import { readCloudCaptureFile } from './cloud-capture-reader.js';
+import { readCloudV0Conversation } from './cloud-v0-reader.js';
 import { readMarkdownDocument } from './markdown/read-markdown.js';
 import { type CaptureSurface, sniffSurface } from './sniff-surface.js';
 import { readSseTextFile } from './sse-text-reader.js';
@@ -128,6 +129,10 @@ export class CaptureAdapter implements SourceAdapter {
       const data = await readCliCapture(locator, limits, counters);
       if (data === null) throw new CaptureSessionIdMissing(surface);
       return [{ sessionId: data.sessionId, contribution: { kind: 'cli-stream', data } }];
+    }
+    if (surface === 'cloud-v0') {
+      const data = readCloudV0Conversation(locator, limits, counters);
+      return [{ sessionId: data.sessionId, contribution: { kind: 'cloud-v0-conversation', data } }];
     }
     if (surface === 'export-chat' || surface === 'specstory') {
       const data = readMarkdownDocument(locator, surface, limits, counters);

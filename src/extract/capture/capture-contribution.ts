@@ -48,6 +48,23 @@ export interface CloudAgentCapture {
   unattributedRecords: number;
 }
 
+/**
+ * A legacy Cloud Agents v0 conversation body (`GET /v0/agents/{id}/conversation`), bare or saved
+ * next to the agent's metadata as `{agent, conversation}`. Kept verbatim; the transform interprets it.
+ */
+export interface CloudV0Conversation {
+  /** The agent ID, byte-exact: `conversation.id`, else the wrapping agent's `id`. */
+  sessionId: string;
+  form: 'bare' | 'wrapped';
+  /** The wrapping agent metadata, verbatim; null for a bare body. */
+  agent: JsonObject | null;
+  /** `conversation.messages` verbatim. */
+  messages: unknown[];
+  /** Other fields of the document (besides `id`/`messages`, or `agent`/`conversation`), verbatim. */
+  extraFields: JsonObject | null;
+}
+
 export type CliStreamContribution = Contribution<'cli-stream', CliCapture>;
 export type CloudCaptureContribution = Contribution<'cloud-capture', CloudAgentCapture>;
+export type CloudV0Contribution = Contribution<'cloud-v0-conversation', CloudV0Conversation>;
 export type MarkdownExportContribution = Contribution<'markdown-export', MarkdownDocument>;

@@ -17,11 +17,21 @@ export class CaptureSchemaUnsupported extends IntegrityError {
 }
 
 export class CaptureSessionIdChanged extends IntegrityError {
-  constructor(surface: string, line: number) {
+  /** `at`: the 1-based line where it changed, or the document field that disagrees. */
+  constructor(surface: string, at: { line: number } | { field: string }) {
     super('CAPTURE_SESSION_ID_CHANGED', 'The session ID changes inside one capture file', {
       surface,
-      line,
+      ...at,
       remedy: 'Split concatenated captures into one file per session.',
+    });
+  }
+}
+
+export class CaptureDocumentMalformed extends IntegrityError {
+  constructor(surface: string) {
+    super('CAPTURE_DOCUMENT_MALFORMED', 'The capture document is not valid JSON of its format', {
+      surface,
+      remedy: 'Save the complete response body again; a cut or edited document cannot be read safely.',
     });
   }
 }

@@ -29,7 +29,8 @@ export async function readCliCapture(
         throw new CaptureSchemaUnsupported('cli-stream', major);
       if (typeof event.session_id === 'string') {
         if (sessionId === null) sessionId = event.session_id;
-        else if (event.session_id !== sessionId) throw new CaptureSessionIdChanged('cli-stream', line.line);
+        else if (event.session_id !== sessionId)
+          throw new CaptureSessionIdChanged('cli-stream', { line: line.line });
       }
       records.push({ line: line.line, event });
     }

@@ -8,6 +8,7 @@ import type { ReadCounters } from '../read-counters.js';
 import type { CloudRecord, JsonObject } from './capture-contribution.js';
 import { CaptureSchemaUnsupported } from './capture-rejection.js';
 import { jsonLines } from './json-lines.js';
+import { obj, str } from './json-values.js';
 
 export const CLOUD_CAPTURE_TAG = 'cursor-cloud-v1';
 
@@ -30,14 +31,6 @@ export interface CloudRecordFile {
   records: CloudRecord[];
   malformedLines: number[];
   partialTail: boolean;
-}
-
-function str(value: unknown): string | null {
-  return typeof value === 'string' && value.length > 0 ? value : null;
-}
-
-function obj(value: unknown): JsonObject | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
 }
 
 /** The agent a REST record is about: its endpoint path, else the body's agent. */

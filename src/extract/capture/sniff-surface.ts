@@ -5,7 +5,16 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { extname } from 'node:path';
 
-export type CaptureSurface = 'cli-stream' | 'cloud-capture' | 'cloud-sse' | 'export-chat' | 'specstory';
+export type CaptureSurface =
+  | 'cli-stream'
+  | 'cloud-capture'
+  | 'cloud-sse'
+  | 'cloud-v0'
+  | 'export-chat'
+  | 'specstory';
+
+/** A legacy v0 conversation message type (`user_message` / `assistant_message`) in the text. */
+const V0_MESSAGE_TYPE = /"type"\s*:\s*"(?:user|assistant)_message"/;
 
 const SNIFF_BYTES = 16 * 1024;
 
@@ -24,13 +33,19 @@ function readPrefix(path: string): string {
   }
 }
 
-function sniffJsonLine(line: string, extension: string): CaptureSurface | null {
+/** A JSON document (one line or pretty-printed) holding a v0 conversation `messages` list. */
+function isV0Conversation(prefix: string): boolean {
+  return /"messages"\s*:\s*\[/.test(prefix) && V0_MESSAGE_TYPE.test(prefix);
+}
+
+function sniffJsonLine(line: string, prefix: string, extension: string): CaptureSurface | null {
   let record: unknown;
   try {
     record = JSON.parse(line);
   } catch {
     if (/"capture"\s*:\s*"cursor-cloud-/.test(line)) return 'cloud-capture';
     if (/"type"\s*:/.test(line) && /"session_id"\s*:/.test(line)) return 'cli-stream';
+    if (isV0Conversation(prefix)) return 'cloud-v0';
     return extension === '.ndjson' ? 'cli-stream' : null;
   }
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return null;
@@ -38,7 +53,7 @@ function sniffJsonLine(line: string, extension: string): CaptureSurface | null {
   if (typeof object.capture === 'string' && object.capture.startsWith('cursor-cloud-'))
     return 'cloud-capture';
   if (typeof object.type === 'string' && 'session_id' in object) return 'cli-stream';
-  return null;
+  return isV0Conversation(line) ? 'cloud-v0' : null;
 }
 
 function sniffMarkdown(lines: readonly string[]): CaptureSurface | null {
@@ -56,7 +71,8 @@ export function sniffSurface(path: string): CaptureSurface | null {
   const lines = prefix.split('\n').map((line) => line.replace(/\r$/, ''));
   const first = lines.find((line) => line.trim().length > 0);
   if (first === undefined) return null;
-  if (first.trimStart().startsWith('{')) return sniffJsonLine(first.trim(), extname(path).toLowerCase());
+  if (first.trimStart().startsWith('{'))
+    return sniffJsonLine(first.trim(), prefix, extname(path).toLowerCase());
   if (/^(event|id|data|retry):/.test(first) || first.startsWith(':')) return 'cloud-sse';
   return sniffMarkdown(lines);
 }

@@ -4,6 +4,7 @@
  * envelope key (`success`, `failure`, `error`, `rejected`) becomes the status.
  */
 import type { JsonObject } from '../../extract/capture/capture-contribution.js';
+import { obj } from '../../extract/capture/json-values.js';
 import { canonicalJson } from '../canonical-json.js';
 
 export interface CliToolFields {
@@ -13,10 +14,6 @@ export interface CliToolFields {
   outcome: string | null;
   result: string | null;
   error: string | null;
-}
-
-function asObject(value: unknown): JsonObject | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
 }
 
 function parsedArguments(value: unknown): unknown {
@@ -35,25 +32,25 @@ function kindOf(toolCall: JsonObject): { name: string; kindKey: string | null; b
     return {
       name: kindKey.slice(0, -'ToolCall'.length) || kindKey,
       kindKey,
-      body: asObject(toolCall[kindKey]),
+      body: obj(toolCall[kindKey]),
     };
   }
-  const fn = asObject(toolCall.function);
+  const fn = obj(toolCall.function);
   if (fn !== null && typeof fn.name === 'string')
     return {
       name: fn.name,
       kindKey: 'function',
       body: { args: parsedArguments(fn.arguments), result: fn.result },
     };
-  const oneof = asObject(toolCall.tool);
+  const oneof = obj(toolCall.tool);
   if (oneof !== null && typeof oneof.case === 'string')
-    return { name: oneof.case.replace(/ToolCall$/, ''), kindKey: oneof.case, body: asObject(oneof.value) };
+    return { name: oneof.case.replace(/ToolCall$/, ''), kindKey: oneof.case, body: obj(oneof.value) };
   return { name: 'unknown', kindKey: null, body: null };
 }
 
 export function cliToolFields(event: JsonObject): CliToolFields {
-  const { name, kindKey, body } = kindOf(asObject(event.tool_call) ?? {});
-  const envelope = asObject(body?.result);
+  const { name, kindKey, body } = kindOf(obj(event.tool_call) ?? {});
+  const envelope = obj(body?.result);
   const outcome = envelope === null ? null : (Object.keys(envelope)[0] ?? null);
   const value = outcome === null ? undefined : envelope![outcome];
   return {

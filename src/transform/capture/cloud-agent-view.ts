@@ -29,7 +29,7 @@ function isoMs(value: unknown): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-function metadataTime(value: unknown): SessionTime | null {
+export function metadataTime(value: unknown): SessionTime | null {
   const ms = isoMs(value);
   return ms === null ? null : { ms, source: 'capture-metadata' };
 }

@@ -5,6 +5,7 @@
  * `callId`; REST snapshots supply agent/run metadata and the archive/unarchive/delete lifecycle.
  */
 import type { CloudRecord, JsonObject } from '../../extract/capture/capture-contribution.js';
+import { obj, str } from '../../extract/capture/json-values.js';
 
 export interface CloudTool {
   callId: string;
@@ -48,14 +49,6 @@ export interface CloudAgentState {
   otherRecords: JsonObject[];
   /** Unknown fields of known records, by line. */
   extraFields: JsonObject[];
-}
-
-function obj(value: unknown): JsonObject | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
-}
-
-function str(value: unknown): string | null {
-  return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
 function newRun(runId: string): CloudRun {

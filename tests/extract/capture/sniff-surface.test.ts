@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completeBasic, jsonOutput } from '../../../fixtures/capture/cli-captures.js';
-import { finishedCapture, finishedSse } from '../../../fixtures/capture/cloud-captures.js';
+import { finishedCapture, finishedSse, v0Conversation } from '../../../fixtures/capture/cloud-captures.js';
 import {
   exportChat,
   specStoryV1,
@@ -28,6 +28,9 @@ describe('sniffSurface (content decides, the extension is only a hint)', () => {
     ['i.ndjson', 'hello world\n', null],
     ['j.md', '# Just a heading\n\nSome notes.\n', null],
     ['k.json', '{"name":"package"}\n', null],
+    ['l.json', v0Conversation(), 'cloud-v0'],
+    ['m.txt', v0Conversation({ wrapped: true }), 'cloud-v0'],
+    ['n.json', '{"messages":[{"type":"note"}]}\n', null],
   ];
   for (const [name, content, expected] of cases)
     it(`${name} is ${expected ?? 'undetectable'}`, () => {

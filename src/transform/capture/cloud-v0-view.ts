@@ -1,0 +1,81 @@
+/**
+ * A legacy Cloud Agents v0 conversation → SessionView. Session = the agent: its ID byte-exact, in
+ * the same namespace as v1 agent IDs (the v0 conversation endpoint reads the same agents). One
+ * message per `user_message` / `assistant_message` with its native ID, text only: no time, model,
+ * thinking or tool is invented. It has no terminal signal and is lossy, so it is partial
+ * (provisional): a complete v1 capture of the agent supersedes it, and it never overwrites a
+ * complete archived session.
+ */
+import type { CloudV0Contribution, JsonObject } from '../../extract/capture/capture-contribution.js';
+import { obj, str } from '../../extract/capture/json-values.js';
+import type { SessionView, ViewMessage } from '../session-view.js';
+import { claimId } from '../store/store-identity.js';
+import { CaptureMessageIds } from './capture-message-id.js';
+import { captureMessage, captureView, linkParents } from './capture-view.js';
+import { metadataTime } from './cloud-agent-view.js';
+import { unknownFields } from './unknown-fields.js';
+
+const V0_ROLES: Readonly<Record<string, 'user' | 'assistant'>> = {
+  user_message: 'user',
+  assistant_message: 'assistant',
+};
+
+/** What a v0 conversation never carries (listed so consumers know, never filled in). */
+export const V0_LOST = ['message-timestamps', 'models', 'thinking', 'tool-calls', 'tool-results', 'runs'];
+
+export function cloudV0View(contribution: CloudV0Contribution): SessionView {
+  const { data } = contribution;
+  const taken = new Set<string>();
+  const contentIds = new CaptureMessageIds('cloud-v0');
+  const unknownMessages: JsonObject[] = [];
+  let collisions = 0;
+  const messages: ViewMessage[] = [];
+  data.messages.forEach((raw, index) => {
+    const message = obj(raw);
+    const role = message === null ? undefined : V0_ROLES[String(message.type)];
+    if (message === null || role === undefined || typeof message.text !== 'string') {
+      unknownMessages.push({ index, message: raw });
+      return;
+    }
+    const native = str(message.id);
+    const messageId = claimId(native ?? contentIds.next(role, message.text), taken);
+    if (native !== null && messageId !== native) collisions++;
+    messages.push(
+      captureMessage({
+        messageId,
+        identityOrigin: native === null ? 'capture-v1' : 'capture-native',
+        role,
+        content: message.text,
+        time: { kind: 'missing', inferable: false },
+        origin: 'cloud',
+        extensions: { index, unknownFields: unknownFields(message, ['id', 'type', 'text']) },
+      }),
+    );
+  });
+  const agent = data.agent;
+  return captureView(contribution, {
+    resolvedSource: 'cloud-agent',
+    sourceRole: 'cloud',
+    complete: false,
+    reasonCodes: ['capture-provisional', 'cloud-v0-lossy'],
+    title: str(agent?.name),
+    workspacePath: null,
+    createdAt: metadataTime(agent?.createdAt),
+    updatedAt: metadataTime(agent?.updatedAt),
+    messages: linkParents(messages),
+    diagnostics: [],
+    extensions: {
+      capture: {
+        surface: 'cloud-v0-conversation',
+        format: data.form,
+        lifecycle: 'provisional',
+        agentState: str(agent?.status),
+        agent,
+        lost: V0_LOST,
+        unknownMessages,
+        messageIdCollisions: collisions,
+        extraFields: data.extraFields,
+      },
+    },
+  });
+}
