@@ -16,11 +16,12 @@ import type {
 } from '../extract/composer/composer-contribution.js';
 import type { Contribution, SessionOccurrence } from '../extract/source-adapter.js';
 import { InternalError } from '../shared/errors.js';
+import { resolveCaptureWithCursor } from './capture/capture-precedence.js';
 import { cliStreamView } from './capture/cli-stream-view.js';
 import { cloudAgentView } from './capture/cloud-agent-view.js';
 import { cloudV0View } from './capture/cloud-v0-view.js';
 import { markdownExportView } from './capture/markdown-export-view.js';
-import { isCaptureView, resolveCaptureViews } from './capture/resolve-captures.js';
+import { resolveCaptureViews } from './capture/resolve-captures.js';
 import { composerGlobalView } from './composer/composer-global-view.js';
 import { composerWorkspaceView } from './composer/composer-workspace-view.js';
 import { resolveComposer } from './composer/resolve-composer.js';
@@ -64,14 +65,18 @@ export function resolveSession(
     throw new InternalError('EMPTY_SESSION_GROUP', 'A session group had no contribution');
   const { store, others } = splitStoreContributions(contributions);
   const composer = others.filter((c) => c.kind.startsWith('composer-'));
-  const base =
-    composer.length > 0 ? resolveComposer(composer) : others.length > 0 ? resolveOthers(others) : null;
-  const view = withStore(base, store, options.preferredSource);
+  const captures = others.filter((c) => !c.kind.startsWith('composer-'));
+  const cursor =
+    composer.length > 0 || store.length > 0
+      ? withStore(composer.length > 0 ? resolveComposer(composer) : null, store, options.preferredSource)
+      : null;
+  const capture = captures.length > 0 ? resolveCaptures(captures) : null;
+  const view = cursor && capture ? resolveCaptureWithCursor(cursor, capture) : (cursor ?? capture)!;
   return finalizeSession(options.scope ? applyScopePlan(view, options.scope) : view);
 }
 
-/** Non-Composer contributions: several captures of one session reconcile; otherwise the one view. */
-function resolveOthers(contributions: readonly Contribution[]): SessionView {
+/** Several captures of one session reconcile (replicas, supersession, ambiguity); else the one view. */
+function resolveCaptures(contributions: readonly Contribution[]): SessionView {
   const views = contributions.map(contributionView);
-  return views.length > 1 && views.every(isCaptureView) ? resolveCaptureViews(views) : views[0]!;
+  return views.length > 1 ? resolveCaptureViews(views) : views[0]!;
 }

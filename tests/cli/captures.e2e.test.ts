@@ -9,6 +9,7 @@ import {
   redactionMarkdown,
 } from '../../fixtures/capture/redaction-captures.js';
 import { writeCapture } from '../../fixtures/capture/write-capture.js';
+import { buildStoreMatrix, IDS } from '../../fixtures/store/store-matrix.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 interface RunOutput {
@@ -179,6 +180,119 @@ describe('provisional vs complete through the load rule', { timeout: 240_000 }, 
     expect(w.ok([long]).run.counts.sessionsReplaced).toBe(1);
     expect(w.rows('select count(*)::int as n, max(message_count)::int as m from sessions')).toEqual([
       { n: 1, m: 6 },
+    ]);
+  });
+});
+
+describe('a capture of a session Cursor also holds (CLI session_id = Store agent ID): "never picks or unions them silently"', {
+  timeout: 240_000,
+}, () => {
+  it('complete Cursor data (Store, Composer/Store merge) is kept, complete beats partial, both partial keep Cursor data; every set-aside is a diagnostic', () => {
+    const w = workspace();
+    const storeRoot = join(w.root, 'store');
+    const userDir = join(w.root, 'User');
+    buildStoreMatrix(storeRoot, userDir);
+    const dir = join(w.root, 'in');
+    writeCapture(dir, 'db.ndjson', cli.completeBasic(IDS.db));
+    writeCapture(dir, 'metadata-only.ndjson', cli.completeBasic(IDS.metadataOnly));
+    writeCapture(dir, 'fallback.ndjson', cli.truncatedNoResult(IDS.fallbackNoDb));
+    writeCapture(dir, 'merged.json', cli.jsonOutput(IDS.merged));
+    const result = w.run([dir], ['--cursor-store-root', storeRoot, '--cursor-user-dir', userDir]);
+    expect(result.code, result.stderr).toBe(0);
+    const out = JSON.parse(result.stdout) as RunOutput;
+    const setAside = out.diagnostics
+      .filter((d) => d.code === 'CAPTURE_SET_ASIDE')
+      .map((d) => [(d as { sessionId?: string }).sessionId, d.details]);
+    expect(setAside).toEqual([
+      [
+        IDS.db,
+        {
+          kept: 'store-db',
+          keptFidelity: 'complete',
+          setAside: ['cli-stream'],
+          setAsideFidelity: 'complete',
+          rule: 'cursor-data-first',
+        },
+      ],
+      [
+        IDS.fallbackNoDb,
+        {
+          kept: 'store-transcript',
+          keptFidelity: 'partial',
+          setAside: ['cli-stream'],
+          setAsideFidelity: 'partial',
+          rule: 'cursor-data-first',
+        },
+      ],
+      [
+        IDS.merged,
+        {
+          kept: 'merged',
+          keptFidelity: 'complete',
+          setAside: ['cli-stream'],
+          setAsideFidelity: 'complete',
+          rule: 'cursor-data-first',
+        },
+      ],
+      [
+        IDS.metadataOnly,
+        {
+          kept: 'cli-stream',
+          keptFidelity: 'complete',
+          setAside: ['store-metadata'],
+          setAsideFidelity: 'partial',
+          rule: 'complete-over-partial',
+        },
+      ],
+    ]);
+    expect(JSON.stringify(out.diagnostics)).not.toContain(w.root);
+    expect(JSON.stringify(out.diagnostics)).not.toContain('NOTES.md');
+    const ids = `'${IDS.db}', '${IDS.metadataOnly}', '${IDS.fallbackNoDb}', '${IDS.merged}'`;
+    expect(
+      w.rows(
+        `select s.session_id, s.resolved_source, s.fidelity, i.representation, i.state, i.reason_code from sessions s join source_instances i using (session_id) where s.session_id in (${ids}) and (i.representation = 'cli-stream' or i.reason_code like '%capture%') order by all`,
+      ),
+    ).toEqual([
+      {
+        session_id: IDS.db,
+        resolved_source: 'store-db',
+        fidelity: 'complete',
+        representation: 'cli-stream',
+        state: 'superseded',
+        reason_code: 'capture-superseded-by-cursor-data',
+      },
+      {
+        session_id: IDS.fallbackNoDb,
+        resolved_source: 'store-transcript',
+        fidelity: 'partial',
+        representation: 'cli-stream',
+        state: 'superseded',
+        reason_code: 'capture-superseded-by-cursor-data',
+      },
+      {
+        session_id: IDS.merged,
+        resolved_source: 'merged',
+        fidelity: 'complete',
+        representation: 'cli-stream',
+        state: 'superseded',
+        reason_code: 'capture-superseded-by-cursor-data',
+      },
+      {
+        session_id: IDS.metadataOnly,
+        resolved_source: 'cli-stream',
+        fidelity: 'complete',
+        representation: 'cli-stream',
+        state: 'contributed',
+        reason_code: null,
+      },
+      {
+        session_id: IDS.metadataOnly,
+        resolved_source: 'cli-stream',
+        fidelity: 'complete',
+        representation: 'store-metadata',
+        state: 'superseded',
+        reason_code: 'superseded-by-complete-capture',
+      },
     ]);
   });
 });

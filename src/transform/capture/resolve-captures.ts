@@ -7,12 +7,6 @@ import { diagnostic } from '../../shared/diagnostic.js';
 import { finalizeSession } from '../finalize-session.js';
 import type { InstanceState, SessionView } from '../session-view.js';
 
-const CAPTURE_SOURCES = new Set(['cli-stream', 'cloud-agent', 'markdown-export']);
-
-export function isCaptureView(view: SessionView): boolean {
-  return CAPTURE_SOURCES.has(view.resolvedSource);
-}
-
 function contentDigest(view: SessionView): string {
   return finalizeSession({ ...view, instances: [], diagnostics: [], sourceKeys: [] }).session.view_digest;
 }
