@@ -9,7 +9,8 @@ import type { SessionView, ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import { CaptureMessageIds } from './capture-message-id.js';
 import { captureMessage, captureView, linkParents } from './capture-view.js';
-import { cliToolFields, toolStatus } from './cli-tool-call.js';
+import { type CliToolFields, cliToolFields, interactionToolFields, toolStatus } from './cli-tool-call.js';
+import { interactionDelta, interactionPayload } from './interaction-update.js';
 import { captureReadDiagnostics } from './read-diagnostics.js';
 import { unknownFields } from './unknown-fields.js';
 
@@ -34,6 +35,7 @@ const KNOWN = [
   'tool_call',
   'text',
 ];
+const SIMPLIFIED = new Set(['assistant', 'thinking', 'tool_call']);
 const INIT_KNOWN = ['apiKeySource', 'cwd', 'model', 'permissionMode'];
 const RESULT_KNOWN = ['is_error', 'duration_ms', 'duration_api_ms', 'result', 'request_id'];
 
@@ -56,10 +58,12 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
   const { data, occurrence } = contribution;
   const events = data.records.map((record) => record.event);
   const partialOutput = isPartialOutput(events);
+  // Either the SDK-shaped updates or the simplified events carry the content, never both.
+  const mapInteractions = !events.some((e) => SIMPLIFIED.has(String(e.type)));
   const segments: Segment[] = [];
   const calls = new Map<string, ViewToolCall>();
   const unknownEvents: JsonObject[] = [];
-  let open: Segment | null = null;
+  let open = null as Segment | null;
   let init: JsonObject | null = null;
   let result: JsonObject | null = null;
   let skippedFlushes = 0;
@@ -86,6 +90,42 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
     const extra = unknownFields(event, KNOWN);
     if (extra !== null) segment.extra.push({ line, fields: extra });
   };
+  const applyTool = (
+    callId: string | null,
+    subtype: string,
+    fields: CliToolFields,
+    event: JsonObject,
+    line: number,
+  ): void => {
+    const segment: Segment =
+      open ?? [...segments].reverse().find((s) => s.role === 'assistant') ?? start('assistant');
+    open = segment;
+    segment.sealed = true;
+    const existing = callId === null ? undefined : calls.get(callId);
+    const call: ViewToolCall = existing ?? {
+      toolId: callId ?? '',
+      toolIdOrigin: callId === null ? 'tool-v1' : 'source-native',
+      name: fields.name,
+      status: 'started',
+      params: null,
+      result: null,
+      error: null,
+      files: [],
+      userDecision: null,
+      extensions: { kind: fields.kindKey, lines: [] },
+    };
+    if (!existing) segment.tools.push(call);
+    if (callId !== null) calls.set(callId, call);
+    call.status = toolStatus(subtype, fields.outcome);
+    call.params = fields.args ?? call.params;
+    call.result = fields.result ?? call.result;
+    call.error = fields.error ?? call.error;
+    if (fields.outcome === 'rejected') call.userDecision = 'rejected';
+    const path = (fields.args as { path?: unknown } | null)?.path;
+    if (typeof path === 'string' && !call.files.includes(path)) call.files.push(path);
+    const lines = (call.extensions as { lines: unknown[] }).lines;
+    lines.push({ line, subtype, kind: fields.kindKey, ...(unknownFields(event, KNOWN) ?? {}) });
+  };
   for (const { event, line } of data.records) {
     if (event.type === 'system' && event.subtype === 'init') init = event;
     else if (event.type === 'user') {
@@ -108,37 +148,22 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
         segment.thinking.push(typeof event.text === 'string' ? event.text : '');
       note(segment, event, line);
     } else if (event.type === 'tool_call') {
-      const segment: Segment =
-        open ?? [...segments].reverse().find((s) => s.role === 'assistant') ?? start('assistant');
-      open = segment;
-      segment.sealed = true;
-      const subtype = String(event.subtype ?? '');
-      const fields = cliToolFields(event);
       const callId = typeof event.call_id === 'string' && event.call_id.length > 0 ? event.call_id : null;
-      const existing = callId === null ? undefined : calls.get(callId);
-      const call: ViewToolCall = existing ?? {
-        toolId: callId ?? '',
-        toolIdOrigin: callId === null ? 'tool-v1' : 'source-native',
-        name: fields.name,
-        status: 'started',
-        params: null,
-        result: null,
-        error: null,
-        files: [],
-        userDecision: null,
-        extensions: { kind: fields.kindKey, lines: [] },
-      };
-      if (!existing) segment.tools.push(call);
-      if (callId !== null) calls.set(callId, call);
-      call.status = toolStatus(subtype, fields.outcome);
-      call.params = fields.args ?? call.params;
-      call.result = fields.result ?? call.result;
-      call.error = fields.error ?? call.error;
-      if (fields.outcome === 'rejected') call.userDecision = 'rejected';
-      const path = (fields.args as { path?: unknown } | null)?.path;
-      if (typeof path === 'string' && !call.files.includes(path)) call.files.push(path);
-      const lines = (call.extensions as { lines: unknown[] }).lines;
-      lines.push({ line, subtype, kind: fields.kindKey, ...(unknownFields(event, KNOWN) ?? {}) });
+      applyTool(callId, String(event.subtype ?? ''), cliToolFields(event), event, line);
+    } else if (event.type === 'interaction_update' && mapInteractions) {
+      const delta = interactionDelta(interactionPayload(event));
+      const outputOf = delta?.kind === 'tool-output' ? calls.get(delta.callId ?? '') : undefined;
+      if (delta?.kind === 'tool-output' && outputOf?.extensions) {
+        const extensions = outputOf.extensions as { streamedOutput?: string };
+        extensions.streamedOutput = (extensions.streamedOutput ?? '') + delta.text;
+      } else if (delta === null || delta.kind === 'tool-output') unknownEvents.push({ line, event });
+      else if (delta.kind === 'tool')
+        applyTool(delta.callId, delta.phase, interactionToolFields(delta), event, line);
+      else {
+        const segment = textTarget();
+        (delta.kind === 'text' ? segment.text : segment.thinking).push(delta.text);
+        note(segment, event, line);
+      }
     } else if (event.type === 'result') result = event;
     else unknownEvents.push({ line, event });
   }
@@ -191,6 +216,11 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
         lifecycle: complete ? 'complete' : 'provisional',
         partialOutput,
         flushesSkipped: skippedFlushes,
+        interactionUpdates: events.some((e) => e.type === 'interaction_update')
+          ? mapInteractions
+            ? 'mapped'
+            : 'verbatim'
+          : null,
         init:
           init === null
             ? null

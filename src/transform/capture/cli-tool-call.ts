@@ -69,3 +69,19 @@ export function toolStatus(subtype: string, outcome: string | null): string {
   if (outcome !== null) return outcome;
   return subtype === 'completed' ? 'completed' : 'started';
 }
+
+/** A tool-call `interaction_update` as tool fields: no result envelope, so no outcome is invented. */
+export function interactionToolFields(delta: {
+  name: string | null;
+  args: unknown;
+  result: unknown;
+}): CliToolFields {
+  return {
+    name: delta.name ?? 'unknown',
+    kindKey: 'interaction_update',
+    args: delta.args,
+    outcome: null,
+    result: delta.result === null ? null : canonicalJson(delta.result),
+    error: null,
+  };
+}

@@ -45,7 +45,13 @@ function toolCalls(run: CloudRun): ViewToolCall[] {
     error: null,
     files: [],
     userDecision: null,
-    extensions: tool.truncated === null ? null : { truncated: tool.truncated },
+    extensions:
+      tool.truncated === null && tool.output === null
+        ? null
+        : {
+            ...(tool.truncated === null ? {} : { truncated: tool.truncated }),
+            ...(tool.output === null ? {} : { streamedOutput: tool.output }),
+          },
   }));
 }
 
@@ -76,6 +82,7 @@ export function cloudAgentView(contribution: CloudCaptureContribution): SessionV
         resumedFrom: run.resumedFrom,
         git: run.git ?? null,
         errors: run.errors,
+        ...(run.interactions === null ? {} : { interactionUpdates: run.interactions }),
         otherEvents: run.otherEvents,
       },
     });

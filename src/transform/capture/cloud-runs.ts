@@ -2,10 +2,12 @@
  * Folds Cloud Agents v1 capture records into the agent and its runs (in first-seen order): SSE
  * replays across reconnects are de-duplicated by (run, event, id); id-less `status` frames only
  * update the status; assistant/thinking deltas are concatenated per run; tool calls merge by
- * `callId`; REST snapshots supply agent/run metadata and the archive/unarchive/delete lifecycle.
+ * `callId`; `interaction_update` events are mapped only for runs without simplified events; REST
+ * snapshots supply agent/run metadata and the archive/unarchive/delete lifecycle.
  */
 import type { CloudRecord, JsonObject } from '../../extract/capture/capture-contribution.js';
 import { obj, str } from '../../extract/capture/json-values.js';
+import { interactionDelta, interactionPayload } from './interaction-update.js';
 
 export interface CloudTool {
   callId: string;
@@ -14,6 +16,8 @@ export interface CloudTool {
   args: unknown;
   result: unknown;
   truncated: unknown;
+  /** Shell output streamed by `interaction_update` deltas, concatenated (never a result). */
+  output: string | null;
 }
 
 export interface CloudRun {
@@ -32,6 +36,11 @@ export interface CloudRun {
   otherEvents: JsonObject[];
   done: boolean;
   cancelRequested: boolean;
+  /** Whether simplified content events (assistant, thinking, tool_call) were seen. */
+  simplified: boolean;
+  interactionUpdates: CloudRecord[];
+  /** `mapped` when the run's content came from `interaction_update`, `verbatim` when they were redundant. */
+  interactions: 'mapped' | 'verbatim' | null;
 }
 
 export interface LifecycleEvent {
@@ -68,6 +77,9 @@ function newRun(runId: string): CloudRun {
     otherEvents: [],
     done: false,
     cancelRequested: false,
+    simplified: false,
+    interactionUpdates: [],
+    interactions: null,
   };
 }
 
@@ -106,24 +118,26 @@ function applySse(run: CloudRun, record: CloudRecord): void {
       run.status = str(data.status) ?? run.status;
       return;
     case 'assistant':
+      run.simplified = true;
       run.text.push(typeof data.text === 'string' ? data.text : '');
       return;
     case 'thinking':
+      run.simplified = true;
       run.thinking.push(typeof data.text === 'string' ? data.text : '');
       return;
-    case 'tool_call': {
-      const callId = str(data.callId) ?? `#${run.tools.size}`;
-      const prior = run.tools.get(callId);
-      run.tools.set(callId, {
-        callId,
-        name: str(data.name) ?? prior?.name ?? 'unknown',
-        status: str(data.status) ?? prior?.status ?? 'unknown',
-        args: data.args ?? prior?.args ?? null,
-        result: data.result ?? prior?.result ?? null,
-        truncated: data.truncated ?? prior?.truncated ?? null,
+    case 'tool_call':
+      run.simplified = true;
+      mergeTool(run, str(data.callId), {
+        name: str(data.name),
+        status: str(data.status),
+        args: data.args,
+        result: data.result,
+        truncated: data.truncated,
       });
       return;
-    }
+    case 'interaction_update':
+      run.interactionUpdates.push(record);
+      return;
     case 'result':
       run.status = str(data.status) ?? run.status;
       run.resultText = typeof data.text === 'string' ? data.text : run.resultText;
@@ -142,6 +156,58 @@ function applySse(run: CloudRun, record: CloudRecord): void {
         event: record.event,
         id: record.id,
         data: record.data,
+      });
+  }
+}
+
+function mergeTool(
+  run: CloudRun,
+  id: string | null,
+  fields: {
+    name: string | null;
+    status: string | null;
+    args?: unknown;
+    result?: unknown;
+    truncated?: unknown;
+  },
+): CloudTool {
+  const callId = id ?? `#${run.tools.size}`;
+  const prior = run.tools.get(callId);
+  const tool: CloudTool = {
+    callId,
+    name: fields.name ?? prior?.name ?? 'unknown',
+    status: fields.status ?? prior?.status ?? 'unknown',
+    args: fields.args ?? prior?.args ?? null,
+    result: fields.result ?? prior?.result ?? null,
+    truncated: fields.truncated ?? prior?.truncated ?? null,
+    output: prior?.output ?? null,
+  };
+  run.tools.set(callId, tool);
+  return tool;
+}
+
+/**
+ * A run's `interaction_update` events: mapped when the run has no simplified content events, else
+ * redundant (the same content twice) and kept verbatim. Unmapped variants are always kept verbatim.
+ */
+function applyInteractions(run: CloudRun): void {
+  if (run.interactionUpdates.length === 0) return;
+  run.interactions = run.simplified ? 'verbatim' : 'mapped';
+  for (const record of run.interactionUpdates) {
+    const delta = run.simplified ? null : interactionDelta(interactionPayload({ data: record.data }));
+    if (delta === null)
+      run.otherEvents.push({ line: record.line, event: record.event, id: record.id, data: record.data });
+    else if (delta.kind === 'text') run.text.push(delta.text);
+    else if (delta.kind === 'thinking') run.thinking.push(delta.text);
+    else if (delta.kind === 'tool-output') {
+      const tool = mergeTool(run, delta.callId, { name: null, status: null });
+      tool.output = (tool.output ?? '') + delta.text;
+    } else
+      mergeTool(run, delta.callId, {
+        name: delta.name,
+        status: delta.phase === 'completed' ? 'completed' : 'running',
+        args: delta.args ?? undefined,
+        result: delta.result ?? undefined,
       });
   }
 }
@@ -207,5 +273,6 @@ export function foldCloudRecords(records: readonly CloudRecord[]): CloudAgentSta
       });
   }
   state.runs = [...book.runs.values()];
+  for (const run of state.runs) applyInteractions(run);
   return state;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   completeBasic,
+  interactionUpdates,
+  interactionUpdatesRedundant,
   jsonOutput,
   malformedMiddle,
   partialDeltas,
@@ -134,5 +136,36 @@ describe('CLI stream-json view', () => {
     expect(b.messages.slice(0, 2).map((m) => m.message_id)).toEqual(
       a.messages.slice(0, 2).map((m) => m.message_id),
     );
+  });
+
+  it('`interaction_update` events (flat or nested `update`) carry the content when no simplified event does', async () => {
+    const s = onlySession(await read(interactionUpdates()));
+    expect(s.session.fidelity).toBe('complete');
+    expect(s.messages.map((m) => [m.role, m.content, m.thinking])).toEqual([
+      ['user', 'List the files', null],
+      ['assistant', 'Let me look.', 'Use ls.'],
+      ['assistant', 'One file.', null],
+    ]);
+    expect(s.toolCalls.map((t) => [t.message_id, t.tool_id, t.name, t.status, t.result])).toEqual([
+      [s.messages[1]!.message_id, 'c-40', 'shell', 'completed', '{"exitCode":0}'],
+    ]);
+    expect(JSON.parse(s.toolCalls[0]!.extensions!)).toMatchObject({ streamedOutput: 'a.txt\n' });
+    const capture = extensions(s).capture as {
+      interactionUpdates: string;
+      unknownEvents: { event: { subtype: string } }[];
+    };
+    expect(capture.interactionUpdates).toBe('mapped');
+    expect(capture.unknownEvents.map((e) => e.event.subtype)).toEqual(['step-completed', 'turn-ended']);
+  });
+
+  it('with simplified events present, `interaction_update` is redundant: kept verbatim, never appended twice', async () => {
+    const s = onlySession(await read(interactionUpdatesRedundant()));
+    expect(s.messages.map((m) => m.content)).toEqual([
+      'Add a NOTES.md with one line',
+      'I will check whether the file exists.',
+      'Created NOTES.md.',
+    ]);
+    expect(extensions(s).capture).toMatchObject({ interactionUpdates: 'verbatim' });
+    expect((extensions(s).capture as { unknownEvents: unknown[] }).unknownEvents).toHaveLength(1);
   });
 });

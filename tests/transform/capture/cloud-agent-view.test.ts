@@ -4,6 +4,7 @@ import {
   expired410Capture,
   finishedCapture,
   finishedSse,
+  interactionCapture,
   reconnectCapture,
   runningCapture,
   unknownMajorCapture,
@@ -98,5 +99,35 @@ describe('Cloud Agents v1 capture view', () => {
       code: 'CAPTURE_SCHEMA_UNSUPPORTED',
       details: { declared: 'cursor-cloud-v2' },
     });
+  });
+
+  it('`interaction_update` only: text/thinking deltas, tool calls by callId with streamed shell output; unmapped variants kept verbatim', async () => {
+    const s = onlySession(await read(interactionCapture()));
+    expect(s.session.fidelity).toBe('complete');
+    expect(s.messages.map((m) => [m.message_id, m.content, m.thinking])).toEqual([
+      ['run-0000-0006', 'Running the tests.', 'Check the tests.'],
+    ]);
+    expect(s.toolCalls.map((t) => [t.tool_id, t.name, t.status, t.result])).toEqual([
+      ['tc-9', 'run_terminal_cmd', 'completed', '{"exitCode":0}'],
+    ]);
+    expect(JSON.parse(s.toolCalls[0]!.extensions!)).toEqual({ streamedOutput: 'ok 1\nok 2\n' });
+    const ext = JSON.parse(s.messages[0]!.extensions!) as {
+      interactionUpdates: string;
+      otherEvents: { data: { type: string } }[];
+    };
+    expect(ext.interactionUpdates).toBe('mapped');
+    expect(ext.otherEvents.map((e) => e.data.type)).toEqual(['step-completed', 'turn-ended']);
+  });
+
+  it('"handle either these or the simplified events, not both": with simplified events the updates stay verbatim', async () => {
+    const s = onlySession(await read(interactionCapture({ redundant: true })));
+    expect(s.messages.map((m) => [m.content, m.thinking])).toEqual([['Running the tests.', null]]);
+    expect(s.toolCalls).toEqual([]);
+    const ext = JSON.parse(s.messages[0]!.extensions!) as {
+      interactionUpdates: string;
+      otherEvents: unknown[];
+    };
+    expect(ext).toMatchObject({ interactionUpdates: 'verbatim' });
+    expect(ext.otherEvents).toHaveLength(9);
   });
 });
