@@ -6,7 +6,10 @@ import * as md from '../../fixtures/capture/markdown-captures.js';
 import {
   CANARY_SECRETS,
   redactionCliCapture,
+  redactionCloudCapture,
   redactionMarkdown,
+  redactionSpecStory,
+  redactionV0Conversation,
 } from '../../fixtures/capture/redaction-captures.js';
 import { writeCapture } from '../../fixtures/capture/write-capture.js';
 import { buildStoreMatrix, IDS } from '../../fixtures/store/store-matrix.js';
@@ -57,12 +60,21 @@ describe('etl run --input: every capture surface end to end', { timeout: 240_000
     writeCapture(dir, 'cli/unknown-kinds.ndjson', cli.unknownKinds());
     writeCapture(dir, 'cli/session-id-change.ndjson', cli.sessionIdChange());
     writeCapture(dir, 'cli/unknown-major.ndjson', cli.unknownMajor());
+    writeCapture(dir, 'cli/interaction-update.ndjson', cli.interactionUpdates());
     writeCapture(dir, 'cloud/finished.capture.jsonl', cloud.finishedCapture());
     writeCapture(dir, 'cloud/finished.sse', cloud.finishedSse());
     writeCapture(dir, 'cloud/reconnect.capture.jsonl', cloud.reconnectCapture());
     writeCapture(dir, 'cloud/expired-410.capture.jsonl', cloud.expired410Capture());
     writeCapture(dir, 'cloud/cancel-archive-delete.capture.jsonl', cloud.cancelArchiveDeleteCapture());
     writeCapture(dir, 'cloud/unknown-major.capture.jsonl', cloud.unknownMajorCapture());
+    writeCapture(dir, 'cloud/interaction-update.capture.jsonl', cloud.interactionCapture());
+    writeCapture(dir, 'cloud/v0-conversation.json', cloud.v0Conversation());
+    writeCapture(
+      dir,
+      'cloud/v0-saved-with-agent.json',
+      cloud.v0Conversation({ agentId: 'bc_ex2', wrapped: true }),
+    );
+    writeCapture(dir, 'editor/export-2x.md', md.exportChat2x());
     writeCapture(dir, 'editor/export-hr-in-code.md', md.exportChat());
     writeCapture(dir, 'specstory/v1-oldest.md', md.specStoryV1Oldest());
     writeCapture(dir, 'specstory/v1-header.md', md.specStoryV1());
@@ -74,7 +86,7 @@ describe('etl run --input: every capture surface end to end', { timeout: 240_000
   }, 240_000);
 
   it('loads every supported capture and refuses the bad ones as diagnostics (exit 0)', () => {
-    expect(first.run.counts.sessionsInserted).toBe(16);
+    expect(first.run.counts.sessionsInserted).toBe(21);
     const codes = first.diagnostics.map((d) => d.code).sort();
     expect(codes).toEqual([
       'CAPTURE_KIND_UNDETECTED',
@@ -90,10 +102,11 @@ describe('etl run --input: every capture surface end to end', { timeout: 240_000
       'select resolved_source, fidelity, count(*)::int as n from sessions group by all order by all',
     );
     expect(bySource).toEqual([
-      { resolved_source: 'cli-stream', fidelity: 'complete', n: 4 },
+      { resolved_source: 'cli-stream', fidelity: 'complete', n: 5 },
       { resolved_source: 'cli-stream', fidelity: 'partial', n: 2 },
-      { resolved_source: 'cloud-agent', fidelity: 'complete', n: 5 },
-      { resolved_source: 'markdown-export', fidelity: 'complete', n: 5 },
+      { resolved_source: 'cloud-agent', fidelity: 'complete', n: 6 },
+      { resolved_source: 'cloud-agent', fidelity: 'partial', n: 2 },
+      { resolved_source: 'markdown-export', fidelity: 'complete', n: 6 },
     ]);
   });
 
@@ -118,12 +131,66 @@ describe('etl run --input: every capture surface end to end', { timeout: 240_000
     expect(rows).toEqual([{ created_at_source: 'epoch-unknown', timestamp_source: 'unknown' }]);
   });
 
+  it('v0 conversations: native message IDs, text only, partial; SpecStory thinking is in `thinking`; interaction updates mapped', () => {
+    expect(
+      w.rows(
+        "select session_id, message_id, role, content, timestamp_source from messages where session_id in ('bc_ex1', 'bc_ex2') order by all",
+      ),
+    ).toEqual([
+      {
+        session_id: 'bc_ex1',
+        message_id: 'm1',
+        role: 'user',
+        content: 'Bump version',
+        timestamp_source: 'unknown',
+      },
+      {
+        session_id: 'bc_ex1',
+        message_id: 'm2',
+        role: 'assistant',
+        content: 'Done.',
+        timestamp_source: 'unknown',
+      },
+      {
+        session_id: 'bc_ex2',
+        message_id: 'm1',
+        role: 'user',
+        content: 'Bump version',
+        timestamp_source: 'session-fallback',
+      },
+      {
+        session_id: 'bc_ex2',
+        message_id: 'm2',
+        role: 'assistant',
+        content: 'Done.',
+        timestamp_source: 'session-fallback',
+      },
+    ]);
+    expect(
+      w.rows(
+        `select thinking, position('<think>' in content)::int as at from messages where session_id = '${md.SPECSTORY_V2_UUID}' and role = 'assistant'`,
+      ),
+    ).toEqual([{ thinking: 'The entries should be sorted.\n\nNewest first is the convention here.', at: 0 }]);
+    expect(
+      w.rows(
+        "select content, thinking from messages where session_id in ('sess-0000-j1', 'bc-0000-0006') and role = 'assistant' order by all",
+      ),
+    ).toEqual([
+      { content: 'Let me look.', thinking: 'Use ls.' },
+      { content: 'One file.', thinking: null },
+      { content: 'Running the tests.', thinking: 'Check the tests.' },
+    ]);
+    expect(
+      w.rows("select title, message_count::int as n from sessions where title = '변경 로그 정리'"),
+    ).toEqual([{ title: '변경 로그 정리', n: 3 }]);
+  });
+
   it('a second identical run writes nothing and etl verify passes', () => {
     const again = w.ok([join(w.root, 'in')]);
     expect(again.run.counts).toMatchObject({
       sessionsInserted: 0,
       sessionsReplaced: 0,
-      sessionsUnchanged: 16,
+      sessionsUnchanged: 21,
     });
     expect(runCli(['verify', '--json', '--target', w.target]).code).toBe(0);
   });
@@ -166,6 +233,18 @@ describe('provisional vs complete through the load rule', { timeout: 240_000 }, 
     const later = writeCapture(w.root, 'later.capture.jsonl', cloud.runningCapture('bc-x', 'run-2'));
     w.ok([done]);
     expect(w.ok([later]).run.counts.sessionsKeptComplete).toBe(1);
+  });
+
+  it('Cloud v0 → v1 (one agent-ID namespace): a later complete v1 capture replaces the v0 conversation, which never overwrites it again', () => {
+    const w = workspace();
+    const v0 = writeCapture(w.root, 'a/conversation.json', cloud.v0Conversation({ agentId: 'bc-0000-0001' }));
+    const v1 = writeCapture(w.root, 'b/agent.capture.jsonl', cloud.finishedCapture('bc-0000-0001'));
+    expect(w.ok([v0]).run.counts.sessionsInserted).toBe(1);
+    expect(w.ok([v1]).run.counts.sessionsReplaced).toBe(1);
+    expect(w.ok([v0]).run.counts.sessionsKeptComplete).toBe(1);
+    expect(w.rows('select fidelity, message_count::int as n from sessions')).toEqual([
+      { fidelity: 'complete', n: 1 },
+    ]);
   });
 
   it('Markdown: re-exporting the same chat later (longer, another path) replaces the earlier export', () => {
@@ -319,7 +398,10 @@ describe('--redact', { timeout: 240_000 }, () => {
     const dir = join(plain.root, 'in');
     writeCapture(dir, 'r.ndjson', redactionCliCapture());
     writeCapture(dir, 'r.md', redactionMarkdown());
-    writeCapture(dir, 'c.capture.jsonl', cloud.finishedCapture());
+    writeCapture(dir, 'c.capture.jsonl', redactionCloudCapture());
+    writeCapture(dir, 'v0.json', redactionV0Conversation());
+    writeCapture(dir, 's.md', redactionSpecStory());
+    writeCapture(dir, 'clean.capture.jsonl', cloud.finishedCapture());
     plain.ok([dir]);
     const out = redacted.ok([dir], ['--redact']);
     const dump = (w: ReturnType<typeof workspace>): string =>
@@ -337,7 +419,7 @@ describe('--redact', { timeout: 240_000 }, () => {
     const ids = 'select session_id, message_id from messages order by all';
     expect(redacted.rows(ids)).toEqual(plain.rows(ids));
     const report = out.diagnostics.find((d) => d.code === 'REDACTION_APPLIED')!;
-    expect(report.details).toMatchObject({ sessionsAffected: 2 });
+    expect(report.details).toMatchObject({ sessionsAffected: 5 });
     expect(report.details.redactions).toBeGreaterThanOrEqual(CANARY_SECRETS.length);
     expect(JSON.stringify(out)).not.toContain('CanaryPass');
     expect(runCli(['verify', '--json', '--target', redacted.target]).code).toBe(0);
