@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportChat } from '../../../../fixtures/capture/markdown-captures.js';
+import { exportChat, exportChat2x } from '../../../../fixtures/capture/markdown-captures.js';
 import { parseExportChat } from '../../../../src/extract/capture/markdown/export-chat-parser.js';
 
 const parse = (text: string) => parseExportChat(text.split('\n'));
@@ -36,5 +36,20 @@ describe('Cursor Export Chat parser', () => {
     expect(long.sessionId).toBe(short.sessionId);
     expect(short.sessionId).toMatch(/^markdown:v1:[0-9a-f]{64}$/);
     expect(parse(exportChat().replace('Rename the helper', 'Another')).sessionId).not.toBe(short.sessionId);
+  });
+
+  it('2.x export: consecutive user turns, a 3-blank elision, headings and `lang:path` fences stay text', () => {
+    const doc = parse(exportChat2x());
+    expect(doc).toMatchObject({
+      title: '변경 로그 정리',
+      appVersion: '2.6.21',
+      opaqueDates: ['2025. 6. 27. at 14시 17분 35초 GMT+9'],
+    });
+    expect(doc.turns.map((t) => [t.role, t.elisions])).toEqual([
+      ['user', 0],
+      ['user', 0],
+      ['assistant', 1],
+    ]);
+    expect(doc.turns[2]!.text).toContain('## Result\n\n```md:CHANGELOG.md');
   });
 });
