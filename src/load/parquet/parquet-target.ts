@@ -11,6 +11,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
+import { outputModes } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../sync/run-lock.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
 import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
@@ -61,7 +62,7 @@ export class ParquetTarget implements WarehouseTarget {
 
   static async open(root: string): Promise<ParquetTarget> {
     const layout = new DatasetLayout(root);
-    mkdirSync(layout.statesDir, { recursive: true, mode: 0o700 });
+    mkdirSync(layout.statesDir, { recursive: true, mode: outputModes().dir });
     // The dataset's own lock keeps it single-writer even when opened outside `etl run`.
     const lock = acquireRunLock(layout.lockBase);
     const releaseLock = (): void => lock.release();
