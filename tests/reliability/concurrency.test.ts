@@ -61,7 +61,7 @@ for (const kind of ['duckdb', 'parquet'] as const) {
         // Readers see the published state; the run in progress publishes nothing until CURRENT moves.
         expect(reader.code).toBe(0);
         // The baseline sessions plus the one archived from other roots.
-        expect(JSON.parse(reader.stdout).rows[0].n).toBe(BASELINE_SESSION_IDS.length + 1);
+        expect(Number(JSON.parse(reader.stdout).rows[0].n)).toBe(BASELINE_SESSION_IDS.length + 1);
       } else {
         // DuckDB allows one writing process; a read-only open meanwhile is refused, typed and retryable.
         expect({ code: reader.code, fatal: fatalCode(reader) }).toEqual({ code: 4, fatal: 'WAREHOUSE_BUSY' });
