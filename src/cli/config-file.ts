@@ -20,6 +20,7 @@ export const configFileSchema = z
     includeCrossWorkspaceSources: z.boolean().optional(),
     prefer: z.enum(['composer', 'store']).optional(),
     sinceLast: z.boolean().optional(),
+    sharedPermissions: z.boolean().optional(),
   })
   .strict();
 

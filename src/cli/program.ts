@@ -11,6 +11,9 @@ import { verifyCommand } from './commands/verify.js';
 import { createOutput, reportFatal } from './output.js';
 import type { RunFlags } from './run-options.js';
 
+const SHARED_PERMISSIONS = '--shared-permissions';
+const SHARED_PERMISSIONS_HELP = 'create files group-readable (0640/0750) instead of owner-only (0600/0700)';
+
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function addSourceOptions(command: Command): Command {
@@ -70,6 +73,7 @@ export function buildProgram(
   )
     .option('--since-last', 'incremental: skip sources unchanged since the last committed run')
     .option('--redact', 'redact e-mails, bearer tokens, secret assignments and private keys before load')
+    .option(SHARED_PERMISSIONS, SHARED_PERMISSIONS_HELP)
     .action(
       guarded(async (_opts: RunFlags, cmd: Command) =>
         runCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd)), signal),
@@ -116,6 +120,7 @@ export function buildProgram(
     .requiredOption('--out <path>', 'output directory (one file per table) or file (archive-jsonl)')
     .option('--tables <names>', 'comma-separated tables (default: the row tables)')
     .option('--where <sql>', 'SQL filter applied to every exported table (sessions for archive-jsonl)')
+    .option(SHARED_PERMISSIONS, SHARED_PERMISSIONS_HELP)
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { resolveReadLimits } from '../extract/limits/read-limits.js';
 import { parseSourceLimitOptions } from '../extract/limits/source-limit-option.js';
 import type { SourceRoots } from '../extract/source-adapter.js';
+import type { OutputPermissions } from '../shared/output-permissions.js';
 import type { RunOptions } from '../sync/run-pipeline.js';
 import { loadConfigFile } from './config-file.js';
 import { defaultCursorStoreRoot, defaultCursorUserDir } from './default-paths.js';
@@ -22,12 +23,14 @@ export interface RunFlags {
   sourceLimit?: string[];
   config?: string;
   redact?: boolean;
+  sharedPermissions?: boolean;
 }
 
 export interface ResolvedRun {
   options: RunOptions;
   target: TargetSpec;
   workspace: string | null;
+  permissions: OutputPermissions;
 }
 
 export function resolveRunFlags(flags: RunFlags): ResolvedRun {
@@ -65,5 +68,6 @@ export function resolveRunFlags(flags: RunFlags): ResolvedRun {
     },
     target: parseTargetSpec(flags.target ?? config.target),
     workspace: flags.workspace ?? config.workspace ?? null,
+    permissions: (flags.sharedPermissions ?? config.sharedPermissions) ? 'shared' : 'private',
   };
 }

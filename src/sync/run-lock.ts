@@ -6,6 +6,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RetryableIoError } from '../shared/errors.js';
+import { outputModes } from '../shared/output-permissions.js';
 
 interface LockOwner {
   v: 1;
@@ -77,7 +78,8 @@ export function lockPathFor(warehousePath: string): string {
 
 export function acquireRunLock(warehousePath: string): RunLock {
   const path = lockPathFor(warehousePath);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // The warehouse's own directory may be created here, first: it gets the output permissions.
+  mkdirSync(dirname(path), { recursive: true, mode: outputModes().dir });
   const owner: LockOwner = {
     v: 1,
     pid: process.pid,

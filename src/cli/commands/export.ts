@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createExportProgress } from '../../load/export/export-progress.js';
 import { type ExportFormat, runExport } from '../../load/export/run-export.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
+import { withOutputPermissions } from '../../shared/output-permissions.js';
 import { formatTable } from '../format-table.js';
 import type { Output } from '../output.js';
 import { parseTargetSpec } from '../target-spec.js';
@@ -13,6 +14,7 @@ export interface ExportFlags {
   tables?: string;
   where?: string;
   target?: string;
+  sharedPermissions?: boolean;
 }
 
 export async function exportCommand(flags: ExportFlags, output: Output): Promise<number> {
@@ -22,11 +24,13 @@ export async function exportCommand(flags: ExportFlags, output: Output): Promise
     .map((t) => t.trim())
     .filter((t) => t.length > 0);
   const progress = createExportProgress(!output.json && process.stderr.isTTY === true);
-  const files = await withReadOnlyTarget(target, (connection) =>
-    runExport(
-      connection,
-      { format: flags.format, out: resolve(flags.out), tables, where: flags.where },
-      progress,
+  const files = await withOutputPermissions(flags.sharedPermissions ? 'shared' : 'private', () =>
+    withReadOnlyTarget(target, (connection) =>
+      runExport(
+        connection,
+        { format: flags.format, out: resolve(flags.out), tables, where: flags.where },
+        progress,
+      ),
     ),
   );
   const rows = files.map((f) => ({ table: f.table, rows: f.rows, bytes: f.bytes, file: f.file }));

@@ -3,11 +3,13 @@
  * summary (one line, or one JSON object with --json); a progress bar goes to a TTY stderr.
  */
 import { openTarget } from '../../load/open-target.js';
+import { withOutputPermissions } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../sync/run-lock.js';
-import { type RunSummary, runPipeline } from '../../sync/run-pipeline.js';
+import { type RunOptions, type RunSummary, runPipeline } from '../../sync/run-pipeline.js';
 import type { Output } from '../output.js';
 import { createProgressBar } from '../progress/progress-bar.js';
 import { type RunFlags, resolveRunFlags } from '../run-options.js';
+import type { TargetSpec } from '../target-spec.js';
 
 function oneLineSummary(summary: RunSummary): string {
   const c = summary.counts;
@@ -28,7 +30,16 @@ function interruptedExit(signal: AbortSignal): number {
 }
 
 export async function runCommand(flags: RunFlags, output: Output, signal: AbortSignal): Promise<number> {
-  const { options, target: location } = resolveRunFlags(flags);
+  const { options, target: location, permissions } = resolveRunFlags(flags);
+  return withOutputPermissions(permissions, () => run(options, location, output, signal));
+}
+
+async function run(
+  options: RunOptions,
+  location: TargetSpec,
+  output: Output,
+  signal: AbortSignal,
+): Promise<number> {
   const lock = acquireRunLock(location.path);
   const progress = !output.json && process.stderr.isTTY ? createProgressBar(process.stderr) : null;
   let summary: RunSummary;

@@ -22,6 +22,7 @@ import { planLoads } from '../plan-loads.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch } from '../sync-ledger.js';
 import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
+import { guardWrite } from '../write-failure.js';
 import { DuckDbLedger } from './duckdb-ledger.js';
 import { type OpenedWarehouse, openWarehouse } from './duckdb-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
@@ -31,12 +32,17 @@ export class DuckDbTarget implements WarehouseTarget {
   readonly ledger: DuckDbLedger;
   private diagnosticSeq = 0;
 
-  private constructor(private readonly warehouse: OpenedWarehouse) {
+  private constructor(
+    private readonly warehouse: OpenedWarehouse,
+    private readonly reportedAs: 'duckdb' | 'parquet',
+  ) {
     this.ledger = new DuckDbLedger(warehouse.connection);
   }
 
-  static async open(path: string): Promise<DuckDbTarget> {
-    return new DuckDbTarget(await openWarehouse(path, 'write'));
+  /** `reportedAs` names the user's target in write errors (the Parquet target stages in DuckDB). */
+  static async open(path: string, reportedAs: 'duckdb' | 'parquet' = 'duckdb'): Promise<DuckDbTarget> {
+    const warehouse = await guardWrite(reportedAs, 'open', () => openWarehouse(path, 'write'));
+    return new DuckDbTarget(warehouse, reportedAs);
   }
 
   private get connection(): DuckDBConnection {
@@ -167,13 +173,11 @@ export class DuckDbTarget implements WarehouseTarget {
       payloadBytesRead,
       runId,
     ];
-    await this.connection.run(
-      `UPDATE etl_runs SET status = $1, finished_at = make_timestamp($2::BIGINT * 1000), sources_seen = $3,
+    const sql = `UPDATE etl_runs SET status = $1, finished_at = make_timestamp($2::BIGINT * 1000), sources_seen = $3,
          sources_skipped_unchanged = $4, sessions_inserted = $5, sessions_replaced = $6, sessions_unchanged = $7,
          sessions_kept_complete = $8, sessions_ambiguous = $9, diagnostics = $10, sessions_marked_absent = $11,
-         payload_bytes_read = $12 WHERE run_id = $13`,
-      values,
-    );
+         payload_bytes_read = $12 WHERE run_id = $13`;
+    await guardWrite(this.reportedAs, 'run-record', () => this.connection.run(sql, values));
   }
 
   async close(): Promise<void> {
@@ -199,13 +203,16 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   private async inTransaction(work: () => Promise<void>): Promise<void> {
-    await this.connection.run('BEGIN TRANSACTION');
-    try {
-      await work();
-      await this.connection.run('COMMIT');
-    } catch (error) {
-      await this.connection.run('ROLLBACK');
-      throw error;
-    }
+    await guardWrite(this.reportedAs, 'transaction', async () => {
+      await this.connection.run('BEGIN TRANSACTION');
+      try {
+        await work();
+        await this.connection.run('COMMIT');
+      } catch (error) {
+        // A failed COMMIT may leave nothing to roll back (or an invalidated database): keep the cause.
+        await this.connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
   }
 }

@@ -10,6 +10,7 @@ import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definit
 import { createTableSql } from '../../../schemas/table-definition.js';
 import { ROW_TABLES } from '../../../schemas/tables.js';
 import { IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js';
+import { outputModes } from '../../shared/output-permissions.js';
 import { createAnalystViews } from '../views/analyst-views.js';
 import { assertNotNewer, migrate, storedVersion, WAREHOUSE_SCHEMA_VERSION } from './warehouse-version.js';
 
@@ -45,10 +46,10 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
       {},
     );
   }
-  if (mode === 'write') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (mode === 'write') mkdirSync(dirname(path), { recursive: true, mode: outputModes().dir });
   let instance: DuckDBInstance;
-  // A private umask makes DuckDB create the file and its WAL owner-only from the first byte.
-  const previousUmask = process.umask(0o077);
+  // The output umask makes DuckDB create the file with the output permissions from the first byte.
+  const previousUmask = process.umask(outputModes().umask);
   try {
     instance = await DuckDBInstance.create(path, mode === 'read' ? { access_mode: 'READ_ONLY' } : {});
   } catch (error) {
@@ -67,7 +68,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   };
   try {
     if (mode === 'write') {
-      chmodSync(path, 0o600);
+      chmodSync(path, outputModes().file);
       await ensureSchema(connection);
     } else {
       assertNotNewer(await storedVersion(connection));

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sessionsTable } from '../../../schemas/tables.js';
+import { outputModes } from '../../shared/output-permissions.js';
 import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from '../../transform/archive-keys.js';
 import { exportQueryFailed } from './copy-export.js';
 import type { ExportProgress } from './export-progress.js';
@@ -129,7 +130,7 @@ export async function exportArchiveJsonl(
   path: string,
   progress: ExportProgress,
 ): Promise<number> {
-  const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  const out = createWriteStream(path, { flags: 'wx', mode: outputModes().file });
   let count = 0;
   try {
     let after: string | null = null;

@@ -22,6 +22,7 @@ import {
   vectorFromArray,
 } from 'apache-arrow';
 import type { ColumnSpec } from '../../../schemas/table-definition.js';
+import { outputModes } from '../../shared/output-permissions.js';
 import { exportQueryFailed } from './copy-export.js';
 import type { ExportProgress } from './export-progress.js';
 import { type AnyTable, exportSelect } from './export-tables.js';
@@ -84,7 +85,7 @@ export async function exportArrow(
   } catch (error) {
     throw exportQueryFailed(table, error);
   }
-  const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  const out = createWriteStream(path, { flags: 'wx', mode: outputModes().file });
   const writer = new RecordBatchFileWriter();
   writer.toNodeStream().pipe(out);
   let rows = 0;

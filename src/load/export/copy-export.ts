@@ -1,6 +1,7 @@
 /** Parquet and JSONL exports through DuckDB's own `COPY … TO`, which streams with bounded memory. */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../../shared/errors.js';
+import { outputModes } from '../../shared/output-permissions.js';
 import { type AnyTable, exportSelect } from './export-tables.js';
 
 export type CopyFormat = 'parquet' | 'jsonl';
@@ -17,14 +18,14 @@ export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-/** Copies `select` into `path` (created owner-only) and returns the row count. */
+/** Copies `select` into `path` (created with the output permissions) and returns the row count. */
 export async function copyQueryTo(
   connection: DuckDBConnection,
   select: string,
   path: string,
   options: string,
 ): Promise<number> {
-  const previousUmask = process.umask(0o077);
+  const previousUmask = process.umask(outputModes().umask);
   try {
     const reader = await connection.runAndReadAll(`COPY (${select}) TO ${sqlString(path)} (${options})`);
     return Number(reader.getRows()[0]?.[0] ?? 0);

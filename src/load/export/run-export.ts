@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
+import { outputModes } from '../../shared/output-permissions.js';
 import { publishFile } from '../fs/durable-file.js';
 import { exportArchiveJsonl } from './archive-jsonl-export.js';
 import { exportArrow } from './arrow-export.js';
@@ -42,12 +43,12 @@ async function staged(
   name: string,
   write: (tempPath: string) => Promise<number>,
 ): Promise<ExportedFile & { path: string }> {
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  mkdirSync(directory, { recursive: true, mode: outputModes().dir });
   const temp = PrivateTempDir.create(directory);
   try {
     const tempPath = temp.file(name);
     const rows = await write(tempPath);
-    chmodSync(tempPath, 0o600);
+    chmodSync(tempPath, outputModes().file);
     const path = join(directory, name);
     publishFile(tempPath, path);
     return { table: '', file: name, rows, bytes: statSync(path).size, path };

@@ -4,6 +4,7 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { outputModes } from '../../shared/output-permissions.js';
 
 let sequence = 0;
 
@@ -29,11 +30,11 @@ export function publishFile(tempPath: string, target: string): void {
   fsyncPath(dirname(target));
 }
 
-/** Writes `content` to `target` owner-only with temp + rename; the temp file never survives. */
+/** Writes `content` to `target` (output permissions) with temp + rename; the temp file never survives. */
 export function writeFileDurably(target: string, content: string): void {
   const temp = siblingTempPath(target);
   try {
-    const fd = openSync(temp, 'wx', 0o600);
+    const fd = openSync(temp, 'wx', outputModes().file);
     try {
       writeSync(fd, content);
     } finally {

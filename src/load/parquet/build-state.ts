@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import { CONTENT_TABLES, diagnosticsTable } from '../../../schemas/tables.js';
+import { outputModes } from '../../shared/output-permissions.js';
 import { WAREHOUSE_SCHEMA_VERSION } from '../duckdb/warehouse-version.js';
 import { copyQueryTo, PARQUET_COPY_OPTIONS } from '../export/copy-export.js';
 import { type AnyTable, orderByFor } from '../export/export-tables.js';
@@ -47,7 +48,7 @@ class StateWriter {
   link(file: ManifestFile): ManifestFile {
     const { layout, previous } = this.input;
     const target = join(this.dir, file.path);
-    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    mkdirSync(dirname(target), { recursive: true, mode: outputModes().dir });
     linkSync(join(layout.stateDir(previous!.stateId), file.path), target);
     return file;
   }
@@ -59,7 +60,7 @@ class StateWriter {
     select: string,
   ): Promise<ManifestFile> {
     const target = join(this.dir, path);
-    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    mkdirSync(dirname(target), { recursive: true, mode: outputModes().dir });
     const rows = await copyQueryTo(
       this.input.staging,
       `${select} ORDER BY ${orderByFor(table)}`,
@@ -113,7 +114,7 @@ async function diagnostics(writer: StateWriter, input: StateInput): Promise<Mani
 /** Writes the state directory and returns its manifest (not yet written, not yet published). */
 export async function buildState(input: StateInput): Promise<DatasetManifest> {
   const writer = new StateWriter(input);
-  mkdirSync(writer.dir, { recursive: true, mode: 0o700 });
+  mkdirSync(writer.dir, { recursive: true, mode: outputModes().dir });
   const tables: Record<string, ManifestTable> = {};
   for (const table of CONTENT_TABLES as unknown as AnyTable[])
     tables[table.name] = await contentTable(writer, input, table);

@@ -11,6 +11,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
+import { outputModes } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../sync/run-lock.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
 import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
@@ -21,10 +22,16 @@ import { planLoads } from '../plan-loads.js';
 import type { ArchivedState, LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch, SyncLedgerStore } from '../sync-ledger.js';
 import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
+import { guardWrite } from '../write-failure.js';
 import { buildState } from './build-state.js';
 import { collectStates } from './collect-states.js';
 import { BUCKET_SQL, bucketOf, DatasetLayout } from './dataset-layout.js';
-import { type DatasetManifest, readCurrentManifest, writeManifest } from './dataset-manifest.js';
+import {
+  type DatasetManifest,
+  readCurrentManifest,
+  readCurrentStateId,
+  writeManifest,
+} from './dataset-manifest.js';
 import { readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
 import { seedStaging } from './seed-staging.js';
 
@@ -55,7 +62,7 @@ export class ParquetTarget implements WarehouseTarget {
 
   static async open(root: string): Promise<ParquetTarget> {
     const layout = new DatasetLayout(root);
-    mkdirSync(layout.statesDir, { recursive: true, mode: 0o700 });
+    mkdirSync(layout.statesDir, { recursive: true, mode: outputModes().dir });
     // The dataset's own lock keeps it single-writer even when opened outside `etl run`.
     const lock = acquireRunLock(layout.lockBase);
     const releaseLock = (): void => lock.release();
@@ -66,8 +73,8 @@ export class ParquetTarget implements WarehouseTarget {
       const stagingDir = join(layout.stagingDir, randomUUID());
       mkdirSync(stagingDir, { recursive: true, mode: 0o700 });
       const stagingFile = join(stagingDir, 'stage.duckdb');
-      await seedStaging(stagingFile, layout, previous);
-      const staging = await DuckDbTarget.open(stagingFile);
+      await guardWrite('parquet', 'open', () => seedStaging(stagingFile, layout, previous));
+      const staging = await DuckDbTarget.open(stagingFile, 'parquet');
       const instance = await DuckDBInstance.create(':memory:');
       const reader = { instance, connection: await instance.connect() };
       return new ParquetTarget(layout, previous, stagingDir, staging, reader, releaseLock);
@@ -119,7 +126,36 @@ export class ParquetTarget implements WarehouseTarget {
     this.finished = true;
     await this.staging.finishRun(runId, status, finishedAtMs, counts, payloadBytesRead);
     await this.closeStaging();
-    const manifest = await withConnection(this.stagingFile, async (staging) => {
+    let manifest: DatasetManifest;
+    try {
+      manifest = await guardWrite('parquet', 'state-files', () => this.buildState(runId, finishedAtMs));
+      await guardWrite('parquet', 'manifest', () => writeManifest(this.layout, manifest));
+      faultPoint('parquet-state-built');
+      await guardWrite('parquet', 'publish-current', () =>
+        writeFileDurably(this.layout.currentPointer, `${runId}\n`),
+      );
+    } catch (error) {
+      this.discardUnpublished(runId);
+      throw error;
+    }
+    // After the commit point a failure must say so: the new state is published whatever happens here.
+    await guardWrite('parquet', 'collect-states', () => collectStates(this.layout, manifest, finishedAtMs), {
+      published: true,
+    });
+  }
+
+  /** Removes this run's state directory unless `CURRENT` names it (a rename done before a failed fsync). */
+  private discardUnpublished(runId: string): void {
+    try {
+      if (readCurrentStateId(this.layout) !== runId)
+        rmSync(this.layout.stateDir(runId), { recursive: true, force: true });
+    } catch {
+      // Left for the next publication's collection, which removes every unpublished state.
+    }
+  }
+
+  private buildState(runId: string, finishedAtMs: number): Promise<DatasetManifest> {
+    return withConnection(this.stagingFile, async (staging) => {
       await staging.run(
         `CREATE TEMP TABLE staged_sessions AS SELECT session_id, ${BUCKET_SQL} AS bucket FROM sessions`,
       );
@@ -133,10 +169,6 @@ export class ParquetTarget implements WarehouseTarget {
         publishedAtMs: finishedAtMs,
       });
     });
-    writeManifest(this.layout, manifest);
-    faultPoint('parquet-state-built');
-    writeFileDurably(this.layout.currentPointer, `${manifest.stateId}\n`);
-    collectStates(this.layout, manifest, finishedAtMs);
   }
 
   async close(): Promise<void> {

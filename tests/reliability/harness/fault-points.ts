@@ -1,26 +1,39 @@
 /**
  * A `node --import` preload that numbers every fault point of an `etl` child without touching
  * product code: SQLite reads (extraction), DuckDB statements (transaction open, delete, commit,
- * ledger update) and appender rows (mid-append). With ETL_FAULT_AT=<n> the process SIGKILLs itself
- * at point n, with ETL_FAULT_ERROR=<message> throws that I/O error there, and with
- * ETL_FAULT_PAUSE=<file> writes `<file>.paused` and blocks there until `<file>` exists (so a test
- * can act while the run holds its state). ETL_FAULT_LOG lists the labels of every point reached.
+ * ledger update, Parquet COPY), appender rows (mid-append) and, under ETL_FAULT_FS_ROOT, file
+ * system calls (Parquet publication: state files, hard links, manifest, `CURRENT` rename, GC).
+ * With ETL_FAULT_AT=<n> the process SIGKILLs itself at point n; with ETL_FAULT_ERROR=<errno code>
+ * (ENOSPC, EIO) it throws that storage error there, as DuckDB reports it (an "IO Error" message) at
+ * DuckDB points and as Node does (`code`) at file system points; with ETL_FAULT_PAUSE=<file> it
+ * writes `<file>.paused` and blocks until `<file>` exists (so a test can act while the run holds
+ * its state). ETL_FAULT_LOG lists the labels of every point reached.
  */
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { resolve } from 'node:path';
 import { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 
 const at = Number(process.env.ETL_FAULT_AT ?? '0');
-const errorMessage = process.env.ETL_FAULT_ERROR;
+const errorCode = process.env.ETL_FAULT_ERROR;
 const log = process.env.ETL_FAULT_LOG;
 const pause = process.env.ETL_FAULT_PAUSE;
+const fsRoot = process.env.ETL_FAULT_FS_ROOT ? resolve(process.env.ETL_FAULT_FS_ROOT) : null;
 let reached = 0;
+
+const STRERROR: Record<string, string> = { ENOSPC: 'No space left on device', EIO: 'Input/output error' };
+
+function storageError(label: string, code: string): Error {
+  const text = STRERROR[code] ?? code;
+  if (!label.startsWith('fs ')) return new Error(`IO Error: Could not write file "injected": ${text}`);
+  return Object.assign(new Error(`${code}: ${text.toLowerCase()}, ${label}`), { code, syscall: label });
+}
 
 function point(label: string): void {
   reached++;
   if (log) appendFileSync(log, `${label}\n`);
   if (reached !== at) return;
-  if (errorMessage) throw new Error(errorMessage);
+  if (errorCode) throw storageError(label, errorCode);
   if (pause) {
     waitFor(pause);
     return;
@@ -60,3 +73,28 @@ const probe = new Database(':memory:');
 const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1'));
 probe.close();
 for (const name of ['get', 'all']) wrap(statementProto, name, () => `sqlite ${name}`);
+
+/** What a dataset path is, for the point label: the publication step it belongs to. */
+function pathKind(path: string): string {
+  if (/CURRENT/.test(path)) return 'CURRENT';
+  if (/manifest\.json/.test(path)) return 'manifest';
+  if (/\.parquet$/.test(path)) return 'parquet';
+  if (/staging/.test(path)) return 'staging';
+  if (/\.lock/.test(path)) return 'lock';
+  return /states/.test(path) ? 'state-dir' : 'other';
+}
+
+// Patching the CommonJS `fs` object and syncing the ESM bindings reaches `import { x } from 'node:fs'`.
+if (fsRoot !== null) {
+  const fs = createRequire(import.meta.url)('node:fs');
+  const under = (path: unknown): boolean => typeof path === 'string' && resolve(path).startsWith(fsRoot);
+  for (const name of ['openSync', 'renameSync', 'linkSync', 'mkdirSync', 'rmSync', 'unlinkSync']) {
+    const original = fs[name] as (...args: unknown[]) => unknown;
+    fs[name] = function (this: unknown, ...args: unknown[]) {
+      const path = name === 'renameSync' || name === 'linkSync' ? args[1] : args[0];
+      if (under(path)) point(`fs ${name.replace(/Sync$/, '')} ${pathKind(String(path))}`);
+      return original.apply(this, args);
+    };
+  }
+  syncBuiltinESMExports();
+}

@@ -19,11 +19,12 @@ export async function startPausedRun(
   pauseAt: number,
   control: string,
   tmpDir: string,
+  env: Record<string, string> = {},
   deadlineMs = 240_000,
 ): Promise<PausedRun> {
   mkdirSync(tmpDir, { recursive: true });
   const child = spawn(process.execPath, ['--import', FAULT_POINTS, CLI, ...args], {
-    env: { ...process.env, TMPDIR: tmpDir, ETL_FAULT_AT: String(pauseAt), ETL_FAULT_PAUSE: control },
+    env: { ...process.env, ...env, TMPDIR: tmpDir, ETL_FAULT_AT: String(pauseAt), ETL_FAULT_PAUSE: control },
   });
   let stdout = '';
   let stderr = '';

@@ -1,0 +1,72 @@
+/**
+ * Turns an operating-system write error on the warehouse write path (disk full, I/O error, quota,
+ * read-only file system) into the typed WAREHOUSE_WRITE_FAILED (I/O category, exit 4) for both
+ * targets. Node reports an errno code; DuckDB reports only its message, whose OS error text is
+ * matched. Details name the target, the operation and the errno reason, never a path or message.
+ */
+import { EtlError, IoError } from '../shared/errors.js';
+
+export type WriteOperation =
+  | 'open'
+  | 'transaction'
+  | 'run-record'
+  | 'state-files'
+  | 'manifest'
+  | 'publish-current'
+  | 'collect-states';
+
+/** OS errors that mean the storage refused the write; anything else stays a bug (INTERNAL_ERROR). */
+const STORAGE_ERRORS: ReadonlyArray<[code: string, text: RegExp]> = [
+  ['ENOSPC', /no space left on device/i],
+  ['EIO', /input\/output error/i],
+  ['EDQUOT', /disk quota exceeded/i],
+  ['EROFS', /read-only file system/i],
+  ['EFBIG', /file too large/i],
+  ['EACCES', /permission denied/i],
+  ['EPERM', /operation not permitted/i],
+  ['EMFILE', /too many open files/i],
+];
+
+/** The errno code of a storage error, from Node's `code` or DuckDB's "IO Error: …" message. */
+export function storageErrorReason(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code === 'string') return STORAGE_ERRORS.some(([known]) => known === code) ? code : null;
+  const named = STORAGE_ERRORS.find(([, text]) => text.test(error.message))?.[0] ?? null;
+  // DuckDB's "IO Error" is an I/O failure even when the OS text is not one of the known ones.
+  return named ?? (/^IO Error\b/.test(error.message) ? 'EIO' : null);
+}
+
+/** The typed error for `error` when it is a storage failure; otherwise `error` unchanged. */
+export function asWriteFailure(
+  error: unknown,
+  target: 'duckdb' | 'parquet',
+  operation: WriteOperation,
+  extra: Record<string, unknown> = {},
+): unknown {
+  if (error instanceof EtlError) return error;
+  const reason = storageErrorReason(error);
+  if (reason === null) return error;
+  return new IoError('WAREHOUSE_WRITE_FAILED', `Writing the warehouse failed (${reason})`, {
+    target,
+    operation,
+    reason,
+    ...extra,
+    remedy:
+      'Free space or fix the storage, then run again: committed sessions are intact and the next run converges.',
+  });
+}
+
+/** Runs `work`, rethrowing a storage failure as WAREHOUSE_WRITE_FAILED. */
+export async function guardWrite<T>(
+  target: 'duckdb' | 'parquet',
+  operation: WriteOperation,
+  work: () => Promise<T> | T,
+  extra?: Record<string, unknown>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asWriteFailure(error, target, operation, extra);
+  }
+}
