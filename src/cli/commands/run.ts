@@ -28,7 +28,7 @@ function interruptedExit(signal: AbortSignal): number {
 }
 
 export async function runCommand(flags: RunFlags, output: Output, signal: AbortSignal): Promise<number> {
-  const { options, target: location } = resolveRunFlags(flags);
+  const { options, target: location } = await resolveRunFlags(flags);
   const lock = acquireRunLock(location.path);
   const progress = !output.json && process.stderr.isTTY ? createProgressBar(process.stderr) : null;
   let summary: RunSummary;
