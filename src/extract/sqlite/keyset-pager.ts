@@ -43,6 +43,43 @@ function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
+interface PagerStatements {
+  page: Database.Statement;
+  value: Database.Statement;
+  exact: Database.Statement;
+}
+
+/** Prepared once per connection and table: a pager is built per session, and preparing is not free. */
+const statementCache = new WeakMap<Database.Database, Map<string, PagerStatements>>();
+
+function pagerStatements(db: Database.Database, table: string): PagerStatements {
+  let byTable = statementCache.get(db);
+  if (!byTable) {
+    byTable = new Map();
+    statementCache.set(db, byTable);
+  }
+  let statements = byTable.get(table);
+  if (!statements) {
+    const t = quoteIdent(table);
+    statements = {
+      // The range uses the UNIQUE key index; the BLOB comparison makes the prefix test byte-exact.
+      page: db.prepare(
+        `SELECT rowid AS rid, CAST(key AS BLOB) AS k, octet_length(value) AS len, value IS NULL AS nul
+           FROM ${t}
+          WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB) AND rowid > ?
+          ORDER BY rowid LIMIT ?`,
+      ),
+      value: db.prepare(`SELECT CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${t} WHERE rowid = ?`),
+      exact: db.prepare(
+        `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul
+           FROM ${t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+      ),
+    };
+    byTable.set(table, statements);
+  }
+  return statements;
+}
+
 export class KeysetPager {
   private readonly pageStmt: Database.Statement;
   private readonly valueStmt: Database.Statement;
@@ -54,21 +91,10 @@ export class KeysetPager {
     private readonly limits: ReadLimits,
     private readonly counters: ReadCounters,
   ) {
-    const t = quoteIdent(table);
-    // The range uses the UNIQUE key index; the BLOB comparison makes the prefix test byte-exact.
-    this.pageStmt = db.prepare(
-      `SELECT rowid AS rid, CAST(key AS BLOB) AS k, octet_length(value) AS len, value IS NULL AS nul
-         FROM ${t}
-        WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB) AND rowid > ?
-        ORDER BY rowid LIMIT ?`,
-    );
-    this.valueStmt = db.prepare(
-      `SELECT CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${t} WHERE rowid = ?`,
-    );
-    this.exactStmt = db.prepare(
-      `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul
-         FROM ${t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
-    );
+    const statements = pagerStatements(db, table);
+    this.pageStmt = statements.page;
+    this.valueStmt = statements.value;
+    this.exactStmt = statements.exact;
   }
 
   /** Yields admitted metadata pages of rows whose key starts with `prefix`, in rowid order. */
