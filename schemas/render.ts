@@ -1,6 +1,7 @@
 /** Renders the generated artifacts (DDL, JSON Schema, column docs) from the table definitions. */
 import { z } from 'zod';
 import { LEDGER_TABLES } from './ledger-tables.js';
+import { rowSchemaOf } from './row-schema.js';
 import { type ColumnSpec, createTableSql, duckDbType, type TableDefinition } from './table-definition.js';
 import { ROW_TABLES } from './tables.js';
 
@@ -17,7 +18,7 @@ export function renderJsonSchema(): string {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'cursor-etl normalized rows',
     description: 'Generated from schemas/tables.ts. Do not edit.',
-    $defs: Object.fromEntries(tables.map((t) => [t.name, z.toJSONSchema(t.rowSchema)])),
+    $defs: Object.fromEntries(tables.map((t) => [t.name, z.toJSONSchema(rowSchemaOf(t))])),
   };
   return `${JSON.stringify(schema, null, 2)}\n`;
 }

@@ -1,9 +1,8 @@
 /**
- * A tiny DSL: one declaration per column yields the zod row schema, the DuckDB DDL, the JSON Schema
- * and the column documentation, so the four can never drift apart.
+ * A tiny DSL: one declaration per column yields the zod row schema (`row-schema.ts`), the DuckDB
+ * DDL, the JSON Schema and the column documentation, so the four can never drift apart. zod stays out
+ * of this module so a run does not load it.
  */
-import { z } from 'zod';
-
 export type ColumnKind = 'text' | 'int' | 'bigint' | 'bool' | 'timestamp' | 'json';
 
 const DUCK_TYPE: Record<ColumnKind, string> = {
@@ -42,16 +41,6 @@ export function oneOf<const V extends readonly [string, ...string[]], N extends 
   return { kind: 'text', nullable: (isNullable ?? false) as N, description, values };
 }
 
-function zodFor(spec: ColumnSpec): z.ZodType {
-  let base: z.ZodType;
-  if (spec.values) base = z.enum(spec.values as [string, ...string[]]);
-  else if (spec.kind === 'text' || spec.kind === 'json') base = z.string();
-  else if (spec.kind === 'bool') base = z.boolean();
-  else base = z.number().int();
-  base = base.describe(spec.description);
-  return spec.nullable ? base.nullable() : base;
-}
-
 type ColumnValue<S extends ColumnSpec> = S extends { values: readonly (infer V)[] }
   ? V
   : S['kind'] extends 'text' | 'json'
@@ -69,7 +58,6 @@ export interface TableDefinition<C extends Record<string, ColumnSpec>> {
   description: string;
   columns: C;
   columnNames: (keyof C & string)[];
-  rowSchema: z.ZodObject;
 }
 
 export function defineTable<const C extends Record<string, ColumnSpec>>(
@@ -77,14 +65,11 @@ export function defineTable<const C extends Record<string, ColumnSpec>>(
   description: string,
   columns: C,
 ): TableDefinition<C> {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [key, spec] of Object.entries(columns)) shape[key] = zodFor(spec);
   return {
     name,
     description,
     columns,
     columnNames: Object.keys(columns) as (keyof C & string)[],
-    rowSchema: z.object(shape).strict().describe(description),
   };
 }
 

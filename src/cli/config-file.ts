@@ -3,30 +3,11 @@
  * options win over it. Validated with zod; unknown keys are rejected. Documented in docs/operations.md.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
 import { decodeStrictUtf8 } from '../extract/text/strict-utf8.js';
 import { NotFoundError, UsageError } from '../shared/errors.js';
+import type { ConfigFile } from './config-file-schema.js';
 
-export const configFileSchema = z
-  .object({
-    cursorUserDir: z.string().min(1).optional(),
-    cursorStoreRoot: z.string().min(1).optional(),
-    target: z.string().min(1).optional(),
-    inputs: z.array(z.string().min(1)).optional(),
-    backups: z.array(z.string().min(1)).optional(),
-    backupMayReplace: z.boolean().optional(),
-    sourceLimits: z.record(z.string(), z.unknown()).optional(),
-    workspace: z.string().min(1).optional(),
-    includeCrossWorkspaceSources: z.boolean().optional(),
-    prefer: z.enum(['composer', 'store']).optional(),
-    sinceLast: z.boolean().optional(),
-    sharedPermissions: z.boolean().optional(),
-  })
-  .strict();
-
-export type ConfigFile = z.infer<typeof configFileSchema>;
-
-export function loadConfigFile(path: string | undefined): ConfigFile {
+export async function loadConfigFile(path: string | undefined): Promise<ConfigFile> {
   if (path === undefined) return {};
   let text: string;
   try {
@@ -43,6 +24,7 @@ export function loadConfigFile(path: string | undefined): ConfigFile {
   } catch {
     throw new UsageError('CONFIG_INVALID', 'The config file is not valid JSON', {});
   }
+  const { configFileSchema } = await import('./config-file-schema.js');
   const result = configFileSchema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];

@@ -1,13 +1,8 @@
 /** The `etl` command line (commander): five commands, a global --json, the contract's exit codes. */
 import { Command, CommanderError, Option } from 'commander';
-import { EXPORT_FORMATS } from '../load/export/run-export.js';
+import { EXPORT_FORMATS } from '../load/export/export-formats.js';
 import { UsageError } from '../shared/errors.js';
-import { type ExportFlags, exportCommand } from './commands/export.js';
-import { queryCommand } from './commands/query.js';
-import { runCommand } from './commands/run.js';
-import { sourcesCommand } from './commands/sources.js';
-import { statusCommand } from './commands/status.js';
-import { verifyCommand } from './commands/verify.js';
+import type { ExportFlags } from './commands/export.js';
 import { createOutput, reportFatal } from './output.js';
 import type { RunFlags } from './run-options.js';
 
@@ -75,9 +70,10 @@ export function buildProgram(
     .option('--redact', 'redact e-mails, bearer tokens, secret assignments and private keys before load')
     .option(SHARED_PERMISSIONS, SHARED_PERMISSIONS_HELP)
     .action(
-      guarded(async (_opts: RunFlags, cmd: Command) =>
-        runCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd)), signal),
-      ),
+      guarded(async (_opts: RunFlags, cmd: Command) => {
+        const { runCommand } = await import('./commands/run.js');
+        return runCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd)), signal);
+      }),
     );
   program
     .command('status')
@@ -85,14 +81,18 @@ export function buildProgram(
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
-      guarded(async (_opts, cmd: Command) => statusCommand(cmd.optsWithGlobals(), createOutput(json(cmd)))),
+      guarded(async (_opts, cmd: Command) => {
+        const { statusCommand } = await import('./commands/status.js');
+        return statusCommand(cmd.optsWithGlobals(), createOutput(json(cmd)));
+      }),
     );
   addSourceOptions(
     program.command('sources').description('what a run would read, counts per kind (no payload reads)'),
   ).action(
-    guarded(async (_opts: RunFlags, cmd: Command) =>
-      sourcesCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd))),
-    ),
+    guarded(async (_opts: RunFlags, cmd: Command) => {
+      const { sourcesCommand } = await import('./commands/sources.js');
+      return sourcesCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd)));
+    }),
   );
   program
     .command('query')
@@ -101,9 +101,10 @@ export function buildProgram(
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
-      guarded(async (sql: string, _opts, cmd: Command) =>
-        queryCommand(sql, cmd.optsWithGlobals(), createOutput(json(cmd))),
-      ),
+      guarded(async (sql: string, _opts, cmd: Command) => {
+        const { queryCommand } = await import('./commands/query.js');
+        return queryCommand(sql, cmd.optsWithGlobals(), createOutput(json(cmd)));
+      }),
     );
   program
     .command('verify')
@@ -111,7 +112,10 @@ export function buildProgram(
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
-      guarded(async (_opts, cmd: Command) => verifyCommand(cmd.optsWithGlobals(), createOutput(json(cmd)))),
+      guarded(async (_opts, cmd: Command) => {
+        const { verifyCommand } = await import('./commands/verify.js');
+        return verifyCommand(cmd.optsWithGlobals(), createOutput(json(cmd)));
+      }),
     );
   program
     .command('export')
@@ -124,9 +128,10 @@ export function buildProgram(
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(
-      guarded(async (_opts, cmd: Command) =>
-        exportCommand(cmd.optsWithGlobals() as ExportFlags, createOutput(json(cmd))),
-      ),
+      guarded(async (_opts, cmd: Command) => {
+        const { exportCommand } = await import('./commands/export.js');
+        return exportCommand(cmd.optsWithGlobals() as ExportFlags, createOutput(json(cmd)));
+      }),
     );
   return program;
 }

@@ -33,8 +33,8 @@ export interface ResolvedRun {
   permissions: OutputPermissions;
 }
 
-export function resolveRunFlags(flags: RunFlags): ResolvedRun {
-  const config = loadConfigFile(flags.config);
+export async function resolveRunFlags(flags: RunFlags): Promise<ResolvedRun> {
+  const config = await loadConfigFile(flags.config);
   // CLI limits are validated as a whole map over the config ones; a CLI field overrides its config value.
   const limits = resolveReadLimits({
     ...(config.sourceLimits ?? {}),

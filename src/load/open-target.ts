@@ -1,6 +1,4 @@
 /** Opens the warehouse target a run writes to. */
-import { DuckDbTarget } from './duckdb/duckdb-target.js';
-import { ParquetTarget } from './parquet/parquet-target.js';
 import type { WarehouseTarget } from './target.js';
 
 export interface TargetLocation {
@@ -9,6 +7,11 @@ export interface TargetLocation {
 }
 
 export async function openTarget(location: TargetLocation): Promise<WarehouseTarget> {
-  if (location.kind === 'duckdb') return DuckDbTarget.open(location.path);
+  // Each target's modules load only when it is the one in use.
+  if (location.kind === 'duckdb') {
+    const { DuckDbTarget } = await import('./duckdb/duckdb-target.js');
+    return DuckDbTarget.open(location.path);
+  }
+  const { ParquetTarget } = await import('./parquet/parquet-target.js');
   return ParquetTarget.open(location.path);
 }

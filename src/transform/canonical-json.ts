@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { InternalError } from '../shared/errors.js';
+import { Utf8HashSink } from './utf8-hash-sink.js';
 
 /** Maps a UTF-16 unit ≥ U+D800 so that surrogates (code points above U+FFFF) sort after U+E000–U+FFFF. */
 function codePointRank(unit: number): number {
@@ -27,7 +28,7 @@ function reject(reason: string): never {
   throw new InternalError('CANONICAL_JSON_INVALID', `Value cannot be canonicalized: ${reason}`, { reason });
 }
 
-/** Receives canonical JSON text piece by piece (an array to join, or a hash fed in chunks). */
+/** Receives canonical JSON text piece by piece (an array to join, or a hash sink). */
 interface Sink {
   push(piece: string): void;
 }
@@ -136,22 +137,10 @@ export function sha256Hex(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-const HASH_CHUNK_CHARS = 1 << 16;
-
-/** SHA-256 of canonical JSON, fed to the hash in chunks so a large session is never one string. */
+/** SHA-256 of canonical JSON, encoded piece by piece so a large session is never one string. */
 export function canonicalHash(value: unknown): string {
   if (value === undefined) reject('undefined');
-  const hash = createHash('sha256');
-  let pending = '';
-  const sink: Sink = {
-    push(piece) {
-      pending += piece;
-      if (pending.length >= HASH_CHUNK_CHARS) {
-        hash.update(pending);
-        pending = '';
-      }
-    },
-  };
+  const sink = new Utf8HashSink();
   write(value, sink);
-  return hash.update(pending).digest('hex');
+  return sink.digestHex();
 }

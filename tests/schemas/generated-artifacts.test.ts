@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_FILES } from '../../schemas/render.js';
+import { rowSchemaOf } from '../../schemas/row-schema.js';
 import { sessionsTable } from '../../schemas/tables.js';
 
 describe('one schema source', () => {
@@ -12,7 +13,7 @@ describe('one schema source', () => {
   );
 
   it('the zod row schema rejects values outside the documented enumerations', () => {
-    const result = sessionsTable.rowSchema.shape.fidelity!.safeParse('mostly');
+    const result = rowSchemaOf(sessionsTable).shape.fidelity!.safeParse('mostly');
     expect(result.success).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /** `etl export`: tables as Parquet/Arrow/JSONL files, or one archive JSON line per session. */
 import { resolve } from 'node:path';
+import type { ExportFormat } from '../../load/export/export-formats.js';
 import { createExportProgress } from '../../load/export/export-progress.js';
-import { type ExportFormat, runExport } from '../../load/export/run-export.js';
+import { runExport } from '../../load/export/run-export.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
 import { withOutputPermissions } from '../../shared/output-permissions.js';
 import { formatTable } from '../format-table.js';

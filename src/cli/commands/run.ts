@@ -30,7 +30,7 @@ function interruptedExit(signal: AbortSignal): number {
 }
 
 export async function runCommand(flags: RunFlags, output: Output, signal: AbortSignal): Promise<number> {
-  const { options, target: location, permissions } = resolveRunFlags(flags);
+  const { options, target: location, permissions } = await resolveRunFlags(flags);
   return withOutputPermissions(permissions, () => run(options, location, output, signal));
 }
 

@@ -6,7 +6,7 @@ import type { Output } from '../output.js';
 import { type RunFlags, resolveRunFlags } from '../run-options.js';
 
 export async function sourcesCommand(flags: RunFlags, output: Output): Promise<number> {
-  const { options } = resolveRunFlags(flags);
+  const { options } = await resolveRunFlags(flags);
   const temp = PrivateTempDir.create();
   const ctx = createReadContext({ ...options, temp });
   const kinds = new Map<string, { sources: number; sessionOccurrences: number; bytes: number }>();

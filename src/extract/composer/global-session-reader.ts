@@ -76,8 +76,9 @@ export function readGlobalSession(
     }
     const prefix = `${BUBBLE_PREFIX}${composerId}:`;
     for (const page of pager.pages(prefix, budget)) {
-      for (const meta of page)
-        data.bubbles.push(toBubble(meta, prefix, decodeJsonObject(pager.fetch(meta, budget))));
+      let i = 0;
+      for (const bytes of pager.fetchPage(page, prefix, budget))
+        data.bubbles.push(toBubble(page[i++]!, prefix, decodeJsonObject(bytes)));
     }
   } catch (error) {
     if (error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid) {

@@ -12,11 +12,9 @@ import { publishFile } from '../fs/durable-file.js';
 import { exportArchiveJsonl } from './archive-jsonl-export.js';
 import { exportArrow } from './arrow-export.js';
 import { copyTable } from './copy-export.js';
+import type { ExportFormat } from './export-formats.js';
 import type { ExportProgress } from './export-progress.js';
 import { resolveExportTables } from './export-tables.js';
-
-export const EXPORT_FORMATS = ['parquet', 'arrow', 'jsonl', 'archive-jsonl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportRequest {
   format: ExportFormat;
