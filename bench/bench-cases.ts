@@ -80,21 +80,27 @@ export function fullParquet(env: BenchEnv, id: number, corpus: BenchCorpus): Cas
   return { id, name: 'full load Parquet', unavailable: null, samples, corpus, wholeCorpus: true };
 }
 
-export function sinceLastNoop(env: BenchEnv, id: number, corpus: BenchCorpus, warehouse: string): CaseResult {
-  const samples = repeat(env.runs, () =>
-    checked(runEtl(env, corpus, `duckdb:${warehouse}`, ['--since-last']), 'no-op --since-last'),
-  );
-  return {
-    id,
-    name: '--since-last, nothing changed',
-    unavailable: null,
-    samples,
-    corpus,
-    wholeCorpus: false,
-  };
+/** `runs` times: apply `change` (one more source change per run, or none), then sync with `--since-last`. */
+function sinceLastAfter(
+  env: BenchEnv,
+  id: number,
+  name: string,
+  corpus: BenchCorpus,
+  warehouse: string,
+  change: (run: number) => void,
+): CaseResult {
+  const samples = repeat(env.runs, (run) => {
+    change(run);
+    return checked(runEtl(env, corpus, `duckdb:${warehouse}`, ['--since-last']), name);
+  });
+  return { id, name, unavailable: null, samples, corpus, wholeCorpus: false };
 }
 
-/** Each run appends one more bubble to the same session, then syncs: one changed session per run. */
+export function sinceLastNoop(env: BenchEnv, id: number, corpus: BenchCorpus, warehouse: string): CaseResult {
+  return sinceLastAfter(env, id, '--since-last, nothing changed', corpus, warehouse, () => undefined);
+}
+
+/** Each run appends one more bubble to the same session: one changed session per run. */
 export function sinceLastOneBubble(
   env: BenchEnv,
   id: number,
@@ -103,15 +109,12 @@ export function sinceLastOneBubble(
   seed: number,
 ): CaseResult {
   const session = oneBubbleSession(corpus);
-  const samples = repeat(env.runs, (run) => {
-    appendBubble(corpus.userDir, session.id, seed + 1000 + run);
-    return checked(runEtl(env, corpus, `duckdb:${warehouse}`, ['--since-last']), 'one-session --since-last');
-  });
-  const name = '--since-last, one bubble appended';
-  return { id, name, unavailable: null, samples, corpus, wholeCorpus: false };
+  return sinceLastAfter(env, id, '--since-last, one bubble appended', corpus, warehouse, (run) =>
+    appendBubble(corpus.userDir, session.id, seed + 1000 + run),
+  );
 }
 
-/** Each run appends one more turn (three frames) to the same transcript-only session, then syncs. */
+/** Each run appends one more turn (three frames) to the same transcript-only session. */
 export function sinceLastTranscript(
   env: BenchEnv,
   id: number,
@@ -122,11 +125,9 @@ export function sinceLastTranscript(
   const name = '--since-last, one transcript grew';
   const session = growingTranscriptSession(corpus);
   if (session === null) return unavailableCase(id, name, 'n/a (no transcript-only session: --store-share 0)');
-  const samples = repeat(env.runs, (run) => {
-    appendTranscriptTurn(corpus.storeRoot, session, seed + 2000 + run);
-    return checked(runEtl(env, corpus, `duckdb:${warehouse}`, ['--since-last']), 'transcript --since-last');
-  });
-  return { id, name, unavailable: null, samples, corpus, wholeCorpus: false };
+  return sinceLastAfter(env, id, name, corpus, warehouse, (run) =>
+    appendTranscriptTurn(corpus.storeRoot, session, seed + 2000 + run),
+  );
 }
 
 export function unavailableCase(id: number, name: string, reason: string): CaseResult {
