@@ -5,7 +5,12 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendBubble } from '../fixtures/bench/append-bubble.js';
-import type { BenchCorpus } from '../fixtures/bench/bench-corpus.js';
+import { appendTranscriptTurn } from '../fixtures/bench/append-transcript-turn.js';
+import {
+  type BenchCorpus,
+  growingTranscriptSession,
+  oneBubbleSession,
+} from '../fixtures/bench/bench-corpus.js';
 import { measureProcess, type Sample } from './measure-process.js';
 
 export interface CaseResult {
@@ -40,7 +45,17 @@ function repeat(runs: number, once: (run: number) => Sample): Sample[] {
 function runEtl(env: BenchEnv, corpus: BenchCorpus, target: string, extra: readonly string[] = []): Sample {
   return measureProcess(
     env.cli,
-    ['run', '--cursor-user-dir', corpus.userDir, '--target', target, '--json', ...extra],
+    [
+      'run',
+      '--cursor-user-dir',
+      corpus.userDir,
+      '--cursor-store-root',
+      corpus.storeRoot,
+      '--target',
+      target,
+      '--json',
+      ...extra,
+    ],
     env.nodeFlags,
   );
 }
@@ -58,41 +73,34 @@ export function fullDuckDb(env: BenchEnv, id: number, corpus: BenchCorpus, wareh
 
 export function fullParquet(env: BenchEnv, id: number, corpus: BenchCorpus): CaseResult {
   const dir = join(env.workDir, 'parquet');
-  const name = 'full load Parquet';
-  const samples: Sample[] = [];
-  for (let run = 0; run < env.runs; run++) {
+  const samples = repeat(env.runs, () => {
     rmSync(dir, { recursive: true, force: true });
-    const sample = runEtl(env, corpus, `parquet:${dir}`);
-    if (sample.exitCode !== 0 && sample.stderr.includes('TARGET_UNSUPPORTED')) {
-      return {
-        id,
-        name,
-        unavailable: 'n/a (target not on main yet)',
-        samples: [],
-        corpus,
-        wholeCorpus: true,
-      };
-    }
-    samples.push(checked(sample, 'full Parquet load'));
-  }
-  return { id, name, unavailable: null, samples, corpus, wholeCorpus: true };
+    return checked(runEtl(env, corpus, `parquet:${dir}`), 'full Parquet load');
+  });
+  return { id, name: 'full load Parquet', unavailable: null, samples, corpus, wholeCorpus: true };
+}
+
+/** `runs` times: apply `change` (one more source change per run, or none), then sync with `--since-last`. */
+function sinceLastAfter(
+  env: BenchEnv,
+  id: number,
+  name: string,
+  corpus: BenchCorpus,
+  warehouse: string,
+  change: (run: number) => void,
+): CaseResult {
+  const samples = repeat(env.runs, (run) => {
+    change(run);
+    return checked(runEtl(env, corpus, `duckdb:${warehouse}`, ['--since-last']), name);
+  });
+  return { id, name, unavailable: null, samples, corpus, wholeCorpus: false };
 }
 
 export function sinceLastNoop(env: BenchEnv, id: number, corpus: BenchCorpus, warehouse: string): CaseResult {
-  const samples = repeat(env.runs, () =>
-    checked(runEtl(env, corpus, `duckdb:${warehouse}`, ['--since-last']), 'no-op --since-last'),
-  );
-  return {
-    id,
-    name: '--since-last, nothing changed',
-    unavailable: null,
-    samples,
-    corpus,
-    wholeCorpus: false,
-  };
+  return sinceLastAfter(env, id, '--since-last, nothing changed', corpus, warehouse, () => undefined);
 }
 
-/** Each run appends one more bubble to the same session, then syncs: one changed session per run. */
+/** Each run appends one more bubble to the same session: one changed session per run. */
 export function sinceLastOneBubble(
   env: BenchEnv,
   id: number,
@@ -100,13 +108,26 @@ export function sinceLastOneBubble(
   warehouse: string,
   seed: number,
 ): CaseResult {
-  const session = corpus.plans[Math.floor(corpus.plans.length / 2)]!;
-  const samples = repeat(env.runs, (run) => {
-    appendBubble(corpus.userDir, session.id, seed + 1000 + run);
-    return checked(runEtl(env, corpus, `duckdb:${warehouse}`, ['--since-last']), 'one-session --since-last');
-  });
-  const name = '--since-last, one bubble appended';
-  return { id, name, unavailable: null, samples, corpus, wholeCorpus: false };
+  const session = oneBubbleSession(corpus);
+  return sinceLastAfter(env, id, '--since-last, one bubble appended', corpus, warehouse, (run) =>
+    appendBubble(corpus.userDir, session.id, seed + 1000 + run),
+  );
+}
+
+/** Each run appends one more turn (three frames) to the same transcript-only session. */
+export function sinceLastTranscript(
+  env: BenchEnv,
+  id: number,
+  corpus: BenchCorpus,
+  warehouse: string,
+  seed: number,
+): CaseResult {
+  const name = '--since-last, one transcript grew';
+  const session = growingTranscriptSession(corpus);
+  if (session === null) return unavailableCase(id, name, 'n/a (no transcript-only session: --store-share 0)');
+  return sinceLastAfter(env, id, name, corpus, warehouse, (run) =>
+    appendTranscriptTurn(corpus.storeRoot, session, seed + 2000 + run),
+  );
 }
 
 export function unavailableCase(id: number, name: string, reason: string): CaseResult {
@@ -119,7 +140,11 @@ export function rawFloor(env: BenchEnv, id: number, corpus: BenchCorpus): CaseRe
     rmSync(out, { force: true });
     rmSync(`${out}.wal`, { force: true });
     return checked(
-      measureProcess(env.floor, ['--user-dir', corpus.userDir, '--out', out], env.nodeFlags),
+      measureProcess(
+        env.floor,
+        ['--user-dir', corpus.userDir, '--store-root', corpus.storeRoot, '--out', out],
+        env.nodeFlags,
+      ),
       'raw floor',
     );
   });

@@ -54,7 +54,7 @@ export function resultsTable(cases: readonly CaseResult[]): string {
       ` ${seconds.toFixed(2)} `,
       ` ${(m.cpuMs / 1000).toFixed(2)} `,
       ` ${(m.maxRssBytes / MB).toFixed(0)} `,
-      ` ${rate(c.corpus?.stats.bubbles ?? 0)} `,
+      ` ${rate(c.corpus?.stats.messages ?? 0)} `,
       ` ${c.wholeCorpus ? ((c.corpus?.stats.sourceBytes ?? 0) / MB / seconds).toFixed(1) : '–'} `,
       ` ${m.payloadBytes === null ? 'n/a' : Math.round(m.payloadBytes)} `,
       '',
@@ -75,43 +75,57 @@ function byId(cases: readonly CaseResult[], id: number): CaseMedians | null {
 
 const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
 
+/** CPU-time ratio `a / b` (the judged figure: load from other jobs inflates wall time) and wall ratio. */
+function ratios(a: CaseMedians | null, b: CaseMedians | null): { cpu: number; wall: number } | null {
+  return a && b ? { cpu: a.cpuMs / b.cpuMs, wall: a.wallMs / b.wallMs } : null;
+}
+
 export function targetChecks(cases: readonly CaseResult[]): TargetCheck[] {
   const full = byId(cases, CASE_IDS.fullDuckDb);
   const floor = byId(cases, CASE_IDS.floor);
   const noop = byId(cases, CASE_IDS.noop);
-  const change = byId(cases, CASE_IDS.oneBubble);
   const big = byId(cases, CASE_IDS.fullFiveX);
   const checks: TargetCheck[] = [];
   const add = (target: string, measured: string | null, met: boolean | null): void => {
     checks.push({ target, measured: measured ?? 'not measured', met: measured === null ? null : met });
   };
-  const ratio = (a: CaseMedians | null, b: CaseMedians | null): number | null =>
-    a && b ? a.wallMs / b.wallMs : null;
-  const floorRatio = ratio(full, floor);
+  const addRatio = (
+    target: string,
+    r: { cpu: number; wall: number } | null,
+    limit: number,
+    show: (v: number) => string,
+  ): void =>
+    add(target, r === null ? null : `${show(r.cpu)} CPU (wall ${show(r.wall)})`, (r?.cpu ?? 0) <= limit);
+  const times = (v: number): string => `${v.toFixed(2)}×`;
+  addRatio('full load ≤ 2× raw floor', ratios(full, floor), 2, times);
+  addRatio('no-op --since-last ≤ 2 % of full load', ratios(noop, full), 0.02, pct);
+  // Every run must read nothing, not just the median one (a first no-op run may differ from later ones).
+  const noopBytes = cases.find((c) => c.id === CASE_IDS.noop)?.samples.map((s) => s.payloadBytes) ?? [];
+  const noopMax = noopBytes.some((b) => b === null) ? null : Math.max(...(noopBytes as number[]));
   add(
-    'full load ≤ 2× raw floor',
-    floorRatio === null ? null : `${floorRatio.toFixed(2)}×`,
-    (floorRatio ?? 0) <= 2,
+    'no-op --since-last reads zero payload bytes (every run)',
+    noopBytes.length === 0 ? null : `${noopMax ?? 'n/a'} bytes (max of ${noopBytes.length})`,
+    noopMax === 0,
   );
-  const noopRatio = ratio(noop, full);
+  addRatio(
+    'one-session change (one bubble) ≤ 5 % of full load',
+    ratios(byId(cases, CASE_IDS.oneBubble), full),
+    0.05,
+    pct,
+  );
+  addRatio(
+    'one-session change (transcript grew) ≤ 5 % of full load',
+    ratios(byId(cases, CASE_IDS.transcript), full),
+    0.05,
+    pct,
+  );
+  const etl = cases.filter((c) => c.id !== CASE_IDS.floor && c.samples.length > 0);
+  const peak = Math.max(0, ...etl.map((c) => medians(c.samples)!.maxRssBytes));
   add(
-    'no-op --since-last ≤ 2 % of full load',
-    noopRatio === null ? null : pct(noopRatio),
-    (noopRatio ?? 0) <= 0.02,
+    'peak RSS ≤ 400 MB (every ETL case)',
+    etl.length > 0 ? `${(peak / MB).toFixed(0)} MB` : null,
+    peak <= 400 * MB,
   );
-  add(
-    'no-op --since-last reads zero payload bytes',
-    noop ? `${noop.payloadBytes ?? 'n/a'} bytes` : null,
-    noop?.payloadBytes === 0,
-  );
-  const changeRatio = ratio(change, full);
-  add(
-    'one-session change ≤ 5 % of full load',
-    changeRatio === null ? null : pct(changeRatio),
-    (changeRatio ?? 0) <= 0.05,
-  );
-  const peak = Math.max(full?.maxRssBytes ?? 0, big?.maxRssBytes ?? 0);
-  add('peak RSS ≤ 400 MB', full ? `${(peak / MB).toFixed(0)} MB` : null, peak <= 400 * MB);
   const growth = full && big ? big.maxRssBytes / full.maxRssBytes - 1 : null;
   add(
     'peak RSS within 20 % between 1× and 5×',

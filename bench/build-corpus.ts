@@ -1,21 +1,20 @@
 /**
- * `npm run bench:corpus -- --sessions N --messages M --out DIR [--seed S] [--store-share 0]`:
- * writes the deterministic benchmark corpus and prints its sizes.
+ * `npm run bench:corpus -- --sessions N --messages M --out DIR [--seed S] [--store-share F]`:
+ * writes the deterministic benchmark corpus (`DIR/User`, `DIR/cursor`) and prints its sizes.
  */
 import { resolve } from 'node:path';
 import { buildBenchCorpus } from '../fixtures/bench/bench-corpus.js';
-import { parseIntFlags } from './bench-args.js';
+import { DEFAULT_STORE_SHARE, parseIntFlags, parseShare } from './bench-args.js';
 
-const { ints, strings } = parseIntFlags(
-  process.argv.slice(2),
-  { sessions: 2000, messages: 100, seed: 1, 'store-share': 0 },
-  ['out'],
-);
+const { ints, strings } = parseIntFlags(process.argv.slice(2), { sessions: 2000, messages: 100, seed: 1 }, [
+  'out',
+  'store-share',
+]);
 const out = resolve(strings.out ?? '.bench/corpus');
-const { stats } = buildBenchCorpus(out, {
+const { userDir, storeRoot, stats } = buildBenchCorpus(out, {
   sessions: ints.sessions,
   messages: ints.messages,
   seed: ints.seed,
-  storeShare: ints['store-share'],
+  storeShare: parseShare('store-share', strings['store-share'], DEFAULT_STORE_SHARE),
 });
-process.stdout.write(`${JSON.stringify({ out, ...stats }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ userDir, storeRoot, ...stats }, null, 2)}\n`);

@@ -1,7 +1,7 @@
 /**
- * `npm run bench [-- --scale K --runs R --sessions N --messages M --seed S --work DIR --doc FILE
- * --cpu-prof-dir DIR]`: builds the corpus (N×K sessions, and 5× that), runs every case as whole
- * processes `runs` times, prints the median table and the target checks, and writes them to the doc.
+ * `npm run bench [-- --scale K --runs R --sessions N --messages M --seed S --store-share F --work DIR
+ * --doc FILE --cpu-prof-dir DIR]`: builds the corpus (N×K sessions, and 5× that), runs every case as
+ * whole processes `runs` times, prints the median table and the target checks, and writes them to the doc.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,7 +13,7 @@ import {
   existingBenchCorpus,
   forgetBenchCorpus,
 } from '../fixtures/bench/bench-corpus.js';
-import { parseIntFlags } from './bench-args.js';
+import { DEFAULT_STORE_SHARE, parseIntFlags, parseShare } from './bench-args.js';
 import {
   type BenchEnv,
   type CaseResult,
@@ -22,16 +22,18 @@ import {
   rawFloor,
   sinceLastNoop,
   sinceLastOneBubble,
-  unavailableCase,
+  sinceLastTranscript,
 } from './bench-cases.js';
 import { CASE_IDS, checksTable, resultsTable, targetChecks } from './bench-report.js';
 import { writeResultsSection } from './benchmarks-doc.js';
+import { corpusSummary } from './corpus-summary.js';
 
 const { ints, strings } = parseIntFlags(
   process.argv.slice(2),
   { scale: 1, runs: 3, sessions: 2000, messages: 100, seed: 1 },
-  ['work', 'doc', 'cpu-prof-dir'],
+  ['work', 'doc', 'cpu-prof-dir', 'store-share'],
 );
+const storeShare = parseShare('store-share', strings['store-share'], DEFAULT_STORE_SHARE);
 const workDir = resolve(strings.work ?? '.bench/run');
 const docPath = resolve(strings.doc ?? 'docs/benchmarks.md');
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
@@ -47,7 +49,7 @@ const env: BenchEnv = {
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
 function corpus(name: string, sessions: number, pristine: boolean): BenchCorpus {
-  const options: BenchCorpusOptions = { sessions, messages: ints.messages, seed: ints.seed, storeShare: 0 };
+  const options: BenchCorpusOptions = { sessions, messages: ints.messages, seed: ints.seed, storeShare };
   const dir = join(workDir, name);
   const reused = pristine ? existingBenchCorpus(dir, options) : null;
   if (reused) return reused;
@@ -70,9 +72,7 @@ step(rawFloor(env, CASE_IDS.floor, one));
 step(sinceLastNoop(env, CASE_IDS.noop, one, warehouse));
 forgetBenchCorpus(join(workDir, 'corpus-1x'));
 step(sinceLastOneBubble(env, CASE_IDS.oneBubble, one, warehouse, ints.seed));
-step(
-  unavailableCase(CASE_IDS.transcript, '--since-last, one transcript grew', 'n/a (Store not on main yet)'),
-);
+step(sinceLastTranscript(env, CASE_IDS.transcript, one, warehouse, ints.seed));
 const five = corpus('corpus-5x', sessions * 5, true);
 step(fullDuckDb(env, CASE_IDS.fullFiveX, five, join(workDir, 'warehouse-5x.duckdb')));
 cases.sort((a, b) => a.id - b.id);
@@ -83,10 +83,6 @@ const floorOutput = JSON.parse(cases.find((c) => c.id === CASE_IDS.floor)!.sampl
 const cpu = cpus();
 const loadAfter = loadavg();
 const fmtLoad = (l: number[]): string => l.map((v) => v.toFixed(2)).join(' / ');
-const corpusLine = (label: string, c: BenchCorpus): string =>
-  `- ${label}: ${c.stats.sessions} sessions, ${c.stats.bubbles} bubbles, ${c.stats.workspaces} workspaces; ` +
-  `global DB ${(c.stats.globalDbBytes / 1024 / 1024).toFixed(1)} MB, payload ${(c.stats.payloadBytes / 1024 / 1024).toFixed(1)} MB, ` +
-  `workspace DBs ${(c.stats.workspaceDbBytes / 1024).toFixed(0)} KB`;
 const table = resultsTable(cases);
 const checks = checksTable(targetChecks(cases));
 const section = [
@@ -95,9 +91,12 @@ const section = [
   `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB memory`,
   `- Node ${process.version}, DuckDB ${floorOutput.duckdbVersion}`,
   `- Load average (1/5/15 min) before: ${fmtLoad(loadBefore)}; after: ${fmtLoad(loadAfter)}`,
-  corpusLine('Corpus 1×', one),
-  corpusLine('Corpus 5×', five),
-  `- Seed ${ints.seed}; command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``.replace(/ `$/, '`'),
+  ...corpusSummary('Corpus 1×', one),
+  ...corpusSummary('Corpus 5×', five),
+  `- Seed ${ints.seed}, Store share ${storeShare}; ratios are judged on CPU time (user + system); command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``.replace(
+    / `$/,
+    '`',
+  ),
   '',
   table,
   '',
