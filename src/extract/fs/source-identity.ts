@@ -28,9 +28,9 @@ export function fingerprintFile(path: string, sidecarSuffixes: readonly string[]
     fingerprint.sidecars = {};
     for (const suffix of sidecarSuffixes) {
       const side = statSync(path + suffix, { throwIfNoEntry: false });
-      fingerprint.sidecars[suffix] = side
-        ? { size: side.size, mtimeMs: Math.trunc(side.mtimeMs), ino: side.ino }
-        : null;
+      // An empty -wal holds no frames: our own read-only open creates one, and it must not look like a change.
+      fingerprint.sidecars[suffix] =
+        side && side.size > 0 ? { size: side.size, mtimeMs: Math.trunc(side.mtimeMs), ino: side.ino } : null;
     }
   }
   return fingerprint;
