@@ -57,6 +57,9 @@ export interface RunSummary {
 
 const BATCH_SESSIONS = 200;
 const BATCH_ROWS = 50_000;
+// A batch is held in memory twice (JS rows, then DuckDB's transaction); bounding it by payload bytes
+// keeps peak RSS flat whatever the session sizes (200 average sessions were ~45 MB of payload).
+const BATCH_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
 interface Plan {
   classified: SourceClassification[];
@@ -207,6 +210,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     let batch: NormalizedSession[] = [];
     let memberships = new Map<string, Membership[]>();
     let batchRows = 0;
+    let batchStartBytes = ctx.counters.payloadBytes;
     const flush = async (final?: LedgerFinal): Promise<void> => {
       const results = await target.loadBatch(
         batch,
@@ -218,6 +222,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
       batch = [];
       memberships = new Map();
       batchRows = 0;
+      batchStartBytes = ctx.counters.payloadBytes;
     };
     if (signal.aborted) status = 'interrupted';
     for (const group of status === 'interrupted' ? [] : groups) {
@@ -252,7 +257,9 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
       batchRows += session.messages.length + session.toolCalls.length + 1;
       progress.sessionsDone++;
       emit();
-      if (batch.length >= BATCH_SESSIONS || batchRows >= BATCH_ROWS) await flush();
+      const batchBytes = ctx.counters.payloadBytes - batchStartBytes;
+      if (batch.length >= BATCH_SESSIONS || batchRows >= BATCH_ROWS || batchBytes >= BATCH_PAYLOAD_BYTES)
+        await flush();
     }
     // The ledger advances only after a complete, unscoped read, in the transaction of the last batch.
     // A filter that matched nothing read nothing, so it cannot vouch for any source either.

@@ -9,9 +9,11 @@ import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
 import { ROW_TABLES } from '../../../schemas/tables.js';
+import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
 import { IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import { createAnalystViews } from '../views/analyst-views.js';
+import { runInstanceOptions } from './run-memory.js';
 import { assertNotNewer, migrate, storedVersion, WAREHOUSE_SCHEMA_VERSION } from './warehouse-version.js';
 
 export interface OpenedWarehouse {
@@ -48,11 +50,17 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   }
   if (mode === 'write') mkdirSync(dirname(path), { recursive: true, mode: outputModes().dir });
   let instance: DuckDBInstance;
+  // A writer's bounded buffer pool may spill; its spill files live in a private dir removed at close.
+  const spill = mode === 'write' ? PrivateTempDir.create() : null;
   // The output umask makes DuckDB create the file with the output permissions from the first byte.
   const previousUmask = process.umask(outputModes().umask);
   try {
-    instance = await DuckDBInstance.create(path, mode === 'read' ? { access_mode: 'READ_ONLY' } : {});
+    instance = await DuckDBInstance.create(
+      path,
+      spill === null ? { access_mode: 'READ_ONLY' } : runInstanceOptions(spill.path),
+    );
   } catch (error) {
+    spill?.dispose();
     throw mapOpenError(error);
   } finally {
     process.umask(previousUmask);
@@ -64,6 +72,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
     close: () => {
       connection.closeSync();
       instance.closeSync();
+      spill?.dispose();
     },
   };
   try {
