@@ -178,7 +178,7 @@ async function runIn(
   }
   const midRun = hostile.midRun!;
   const control = join(dirs.scratch, 'resume');
-  const run = await startPausedRun(args, midRun.at, control, dirs.tmp, 60_000);
+  const run = await startPausedRun(args, midRun.at, control, dirs.tmp, {}, 60_000);
   // The change must land while the run is held mid-read, or the case tests nothing.
   expect({ case: hostile.name, held: existsSync(`${control}.paused`) }).toEqual({
     case: hostile.name,
