@@ -21,7 +21,7 @@ import type {
 import { openSqliteSnapshot, type SqliteSnapshot } from '../sqlite/sqlite-snapshot.js';
 import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { MetaJsonFacts, StoreContribution, StoreSessionFacts } from './store-contribution.js';
-import { failedDb, readStoreDb } from './store-db-reader.js';
+import { failedDb, readStoreDb, unreadableStoreDb } from './store-db-reader.js';
 import {
   dbExpectation,
   inventoryStoreRoot,
@@ -106,7 +106,8 @@ export class StoreAdapter implements SourceAdapter {
       if (dir.dbPath === null && dir.meta?.hasConversation === false && !transcriptIds.has(dir.sessionId))
         continue;
       const handle: StoreHandle = { kind: 'dir', entry: dir, facts };
-      plan('store-session-dir', dir.dir, dir.dbPath ?? `${dir.dir}/meta.json`, {
+      const fingerprintPath = dir.dbProblem === null ? (dir.dbPath ?? `${dir.dir}/meta.json`) : dir.dir;
+      plan('store-session-dir', dir.dir, fingerprintPath, {
         sessionId: dir.sessionId,
         representation: dir.dbPath === null ? 'store-metadata' : 'store-db',
         workspacePath: workspaceOf(dir.meta?.cwd ?? null),
@@ -155,19 +156,25 @@ export class StoreAdapter implements SourceAdapter {
       });
     }
     if (handle.entry.dbPath === null) return make({ kind: 'store-metadata', data: { facts: handle.facts } });
-    const unreadable = () => make({ kind: 'store-db', data: failedDb(handle.facts, 'unreadable') });
+    // Reported, never silent: the session keeps only what its other representations hold.
+    const unreadable = (reason: unknown) => {
+      sink.add(unreadableStoreDb(typeof reason === 'string' ? reason : 'open-failed', scope));
+      return make({ kind: 'store-db', data: failedDb(handle.facts, 'unreadable') });
+    };
+    if (handle.entry.dbProblem !== null) return unreadable(handle.entry.dbProblem);
     let snapshot: SqliteSnapshot;
     try {
       snapshot = await openSqliteSnapshot(handle.entry.dbPath, ctx.temp, 'store');
     } catch (error) {
       // A corrupt or vanished file is a degraded source; anything else (capability, bugs) is fatal.
-      if (error instanceof IoError && error.code === 'SOURCE_UNREADABLE') return unreadable();
+      if (error instanceof IoError && error.code === 'SOURCE_UNREADABLE')
+        return unreadable(error.details.reason);
       throw error;
     }
     try {
       return make({ kind: 'store-db', data: readStoreDb(snapshot.db, handle.facts, env) });
     } catch (error) {
-      if (error instanceof Database.SqliteError) return unreadable();
+      if (error instanceof Database.SqliteError) return unreadable(error.code);
       // A crossed read limit or bad text fails this DB only; the selection degrades to what remains.
       if (error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid) {
         sink.add(error.asDiagnostic(scope));

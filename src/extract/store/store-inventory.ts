@@ -4,7 +4,7 @@
  * transcripts under `projects/<slug>/agent-transcripts/` (nested, flat, subagents, legacy `.txt`).
  * Only directory listings and `meta.json` are read; no conversation payload.
  */
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readMetaJson } from './meta-json.js';
 import type { DbExpectation, MetaJsonFacts } from './store-contribution.js';
@@ -14,6 +14,8 @@ export interface SessionDirEntry {
   dir: string;
   layout: 'chats' | 'compact' | 'acp';
   dbPath: string | null;
+  /** Why the `store.db` entry cannot be opened as a file (not regular, dangling, a loop), or null. */
+  dbProblem: string | null;
   meta: MetaJsonFacts | null;
 }
 
@@ -49,16 +51,27 @@ function hasFile(entries: Dirent[], name: string): boolean {
   return entries.some((e) => e.isFile() && e.name === name);
 }
 
+/** Null for a regular file (a link to one is followed); else why it is not one. */
+function regularFileProblem(path: string): string | null {
+  try {
+    return statSync(path).isFile() ? null : 'not-a-regular-file';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'stat-failed';
+  }
+}
+
 function sessionDir(
   sessionId: string,
   dir: string,
   layout: SessionDirEntry['layout'],
 ): SessionDirEntry | null {
   const entries = list(dir);
-  const dbPath = hasFile(entries, 'store.db') ? join(dir, 'store.db') : null;
+  // Any entry named store.db counts: a directory, FIFO or broken link there is reported, not skipped.
+  const dbPath = entries.some((e) => e.name === 'store.db') ? join(dir, 'store.db') : null;
+  const dbProblem = dbPath === null ? null : regularFileProblem(dbPath);
   const meta = hasFile(entries, 'meta.json') ? readMetaJson(join(dir, 'meta.json')) : null;
   if (dbPath === null && meta === null) return null;
-  return { sessionId, dir, layout, dbPath, meta };
+  return { sessionId, dir, layout, dbPath, dbProblem, meta };
 }
 
 function inventoryChats(root: string, out: SessionDirEntry[]): void {
