@@ -18,7 +18,6 @@ export type UnsafeNameReason =
   | 'device-name';
 
 const DEVICE = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is rejected.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export type NameCheck = { ok: true; name: string } | { ok: false; reason: UnsafeNameReason };
