@@ -1,0 +1,4 @@
+import { hostileGroups } from '../../../fixtures/hostile/hostile-corpus.js';
+import { describeHostileSuite } from '../harness/hostile-suite.js';
+
+describeHostileSuite('composer', hostileGroups.composer());
