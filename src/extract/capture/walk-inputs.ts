@@ -1,12 +1,14 @@
 /**
  * Expands `--input` paths into capture files: a file is taken as given; a directory is walked in
  * sorted order up to a depth and entry bound. Symlinks are never followed (not even a top-level
- * one); skipped entries become diagnostics, never errors.
+ * one) and special files are never opened; skipped entries become diagnostics, except a special
+ * file named directly, which is a usage error.
  */
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { sourceKeyFor } from '../fs/source-identity.js';
+import { CaptureInputNotAFile, NOT_A_FILE, nonFileType } from './input-not-a-file.js';
 
 export const WALK_MAX_DEPTH = 8;
 export const WALK_MAX_ENTRIES = 10_000;
@@ -48,7 +50,14 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
       files.push(path);
       return;
     }
-    if (!stat.isDirectory()) return;
+    const special = nonFileType(stat);
+    if (special !== null) {
+      if (depth === 0) throw new CaptureInputNotAFile(special);
+      diagnostics.push(
+        skipped(NOT_A_FILE, 'A special file in the inputs was not opened', path, { fileType: special }),
+      );
+      return;
+    }
     if (depth >= WALK_MAX_DEPTH) {
       diagnostics.push(
         skipped('CAPTURE_WALK_LIMIT', 'Input walk stopped at its depth bound', path, {

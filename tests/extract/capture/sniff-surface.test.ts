@@ -1,5 +1,3 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completeBasic, jsonOutput } from '../../../fixtures/capture/cli-captures.js';
 import { finishedCapture, finishedSse, v0Conversation } from '../../../fixtures/capture/cloud-captures.js';
@@ -11,7 +9,6 @@ import {
 } from '../../../fixtures/capture/markdown-captures.js';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
 import { sniffSurface } from '../../../src/extract/capture/sniff-surface.js';
-import { WALK_MAX_DEPTH, walkInputs } from '../../../src/extract/capture/walk-inputs.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 describe('sniffSurface (content decides, the extension is only a hint)', () => {
@@ -36,32 +33,4 @@ describe('sniffSurface (content decides, the extension is only a hint)', () => {
     it(`${name} is ${expected ?? 'undetectable'}`, () => {
       expect(sniffSurface(writeCapture(dir, name, content))).toBe(expected);
     });
-});
-
-describe('walkInputs', () => {
-  it('walks folders in sorted order, never follows symlinks, and reports missing inputs', () => {
-    const root = tempDir();
-    const a = writeCapture(root, 'z/a.ndjson', completeBasic());
-    const b = writeCapture(root, 'b.md', exportChat());
-    symlinkSync(a, join(root, 'link.ndjson'));
-    symlinkSync(join(root, 'z'), join(root, 'linkdir'));
-    const result = walkInputs([root, join(root, 'missing')]);
-    expect(result.files).toEqual([b, a]);
-    expect(result.diagnostics.map((d) => d.code).sort()).toEqual([
-      'CAPTURE_INPUT_MISSING',
-      'CAPTURE_SYMLINK_SKIPPED',
-      'CAPTURE_SYMLINK_SKIPPED',
-    ]);
-    expect(JSON.stringify(result.diagnostics)).not.toContain(root);
-  });
-
-  it('stops at the depth bound with a diagnostic', () => {
-    const root = tempDir();
-    const deep = join(root, ...Array.from({ length: WALK_MAX_DEPTH + 1 }, (_, i) => `d${i}`));
-    mkdirSync(deep, { recursive: true });
-    writeCapture(deep, 'x.ndjson', completeBasic());
-    const result = walkInputs([root]);
-    expect(result.files).toEqual([]);
-    expect(result.diagnostics[0]?.code).toBe('CAPTURE_WALK_LIMIT');
-  });
 });

@@ -1,0 +1,30 @@
+/**
+ * An input path that is neither a regular file nor a directory (a FIFO, a socket, a device): it is
+ * never opened, because opening a FIFO blocks until a writer appears and a device never ends. Named
+ * directly by `--input` it is the caller's mistake (a usage error); met while walking a folder, the
+ * run skips it with a diagnostic.
+ */
+import type { Stats } from 'node:fs';
+import { UsageError } from '../../shared/errors.js';
+
+export type NonFileType = 'fifo' | 'socket' | 'character-device' | 'block-device';
+
+/** The kind of a special file from its `lstat`, or null for a file, a directory or a symlink. */
+export function nonFileType(stat: Stats): NonFileType | null {
+  if (stat.isFIFO()) return 'fifo';
+  if (stat.isSocket()) return 'socket';
+  if (stat.isCharacterDevice()) return 'character-device';
+  if (stat.isBlockDevice()) return 'block-device';
+  return null;
+}
+
+export const NOT_A_FILE = 'CAPTURE_NOT_A_FILE';
+
+export class CaptureInputNotAFile extends UsageError {
+  constructor(fileType: NonFileType) {
+    super(NOT_A_FILE, 'An --input path is not a regular file or a folder', {
+      fileType,
+      remedy: 'Save the capture to a regular file and give that file (or its folder) as --input.',
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { completeBasic } from '../../../fixtures/capture/cli-captures.js';
+import { exportChat } from '../../../fixtures/capture/markdown-captures.js';
+import { writeCapture } from '../../../fixtures/capture/write-capture.js';
+import { CaptureInputNotAFile } from '../../../src/extract/capture/input-not-a-file.js';
+import { WALK_MAX_DEPTH, walkInputs } from '../../../src/extract/capture/walk-inputs.js';
+import { EXIT } from '../../../src/shared/errors.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+/** walkInputs must refuse before opening: a FIFO opened for reading would block this test. */
+function thrownBy(inputs: string[]): unknown {
+  try {
+    walkInputs(inputs);
+  } catch (error) {
+    return error;
+  }
+  return null;
+}
+
+describe('walkInputs', () => {
+  it('walks folders in sorted order, never follows symlinks, and reports missing inputs', () => {
+    const root = tempDir();
+    const a = writeCapture(root, 'z/a.ndjson', completeBasic());
+    const b = writeCapture(root, 'b.md', exportChat());
+    symlinkSync(a, join(root, 'link.ndjson'));
+    symlinkSync(join(root, 'z'), join(root, 'linkdir'));
+    const result = walkInputs([root, join(root, 'missing')]);
+    expect(result.files).toEqual([b, a]);
+    expect(result.diagnostics.map((d) => d.code).sort()).toEqual([
+      'CAPTURE_INPUT_MISSING',
+      'CAPTURE_SYMLINK_SKIPPED',
+      'CAPTURE_SYMLINK_SKIPPED',
+    ]);
+    expect(JSON.stringify(result.diagnostics)).not.toContain(root);
+  });
+
+  it('stops at the depth bound with a diagnostic', () => {
+    const root = tempDir();
+    const deep = join(root, ...Array.from({ length: WALK_MAX_DEPTH + 1 }, (_, i) => `d${i}`));
+    mkdirSync(deep, { recursive: true });
+    writeCapture(deep, 'x.ndjson', completeBasic());
+    const result = walkInputs([root]);
+    expect(result.files).toEqual([]);
+    expect(result.diagnostics[0]?.code).toBe('CAPTURE_WALK_LIMIT');
+  });
+
+  it('skips a FIFO met in a folder with a diagnostic, without opening it', () => {
+    const root = tempDir();
+    const a = writeCapture(root, 'a.ndjson', completeBasic());
+    execFileSync('mkfifo', [join(root, 'b.ndjson')]);
+    const result = walkInputs([root]);
+    expect(result.files).toEqual([a]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'CAPTURE_NOT_A_FILE',
+        severity: 'warning',
+        details: { fileType: 'fifo' },
+      }),
+    ]);
+    expect(JSON.stringify(result.diagnostics)).not.toContain(root);
+  });
+
+  it('refuses a FIFO or a device named directly as a usage error, without opening it', () => {
+    const fifo = join(tempDir(), 'named.ndjson');
+    execFileSync('mkfifo', [fifo]);
+    for (const [input, fileType] of [
+      [fifo, 'fifo'],
+      ['/dev/null', 'character-device'],
+    ] as const) {
+      const error = thrownBy([input]);
+      expect(error).toBeInstanceOf(CaptureInputNotAFile);
+      const refused = error as CaptureInputNotAFile;
+      expect({ code: refused.code, exit: refused.exitCode, fileType: refused.details.fileType }).toEqual({
+        code: 'CAPTURE_NOT_A_FILE',
+        exit: EXIT.usage,
+        fileType,
+      });
+      expect(JSON.stringify(refused.toJSON())).not.toContain(input);
+    }
+  });
+
+  it('reports a symlink loop named directly as a skipped symlink, never following it', () => {
+    const loop = join(tempDir(), 'loop.ndjson');
+    symlinkSync(loop, loop);
+    const result = walkInputs([loop]);
+    expect(result.files).toEqual([]);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['CAPTURE_SYMLINK_SKIPPED']);
+  });
+});
