@@ -7,6 +7,7 @@ import type { ReadCounters } from '../read-counters.js';
 import type { CliCapture, CliRecord } from './capture-contribution.js';
 import { CaptureSchemaUnsupported, CaptureSessionIdChanged } from './capture-rejection.js';
 import { declaredMajor, jsonLines } from './json-lines.js';
+import { str } from './json-values.js';
 
 export const CLI_SCHEMA_MAJOR = '1';
 
@@ -27,10 +28,11 @@ export async function readCliCapture(
       const major = declaredMajor(event.schema_version ?? event.schemaVersion);
       if (major !== null && major !== CLI_SCHEMA_MAJOR)
         throw new CaptureSchemaUnsupported('cli-stream', major);
-      if (typeof event.session_id === 'string') {
-        if (sessionId === null) sessionId = event.session_id;
-        else if (event.session_id !== sessionId)
-          throw new CaptureSessionIdChanged('cli-stream', { line: line.line });
+      // An empty ID names no session, as in the Cloud readers: it would merge unrelated captures.
+      const named = str(event.session_id);
+      if (named !== null) {
+        if (sessionId === null) sessionId = named;
+        else if (named !== sessionId) throw new CaptureSessionIdChanged('cli-stream', { line: line.line });
       }
       records.push({ line: line.line, event });
     }
