@@ -1,4 +1,4 @@
 import { hostileGroups } from '../../../fixtures/hostile/hostile-corpus.js';
 import { describeHostileSuite } from '../harness/hostile-suite.js';
 
-describeHostileSuite('capture', hostileGroups.capture(), { pending: true });
+describeHostileSuite('capture', hostileGroups.capture());
