@@ -1,11 +1,8 @@
-/**
- * `@duckdb/node-api`, loaded with `require`. An ESM `import` of this CommonJS package makes Node lex
- * every file of it for export names before evaluating it, which cost ~0.2 s of CPU in every run.
- */
-import { createRequire } from 'node:module';
+/** The runtime values of `@duckdb/node-api`, required rather than imported (see require-commonjs). */
 import type * as DuckDbApi from '@duckdb/node-api';
+import { requireCommonJs } from '../../shared/require-commonjs.js';
 
-const api = createRequire(import.meta.url)('@duckdb/node-api') as typeof DuckDbApi;
+const api = requireCommonJs('@duckdb/node-api') as typeof DuckDbApi;
 
 export const { DuckDBInstance, DuckDBTimestampValue, DuckDBTypeId } = api;
 export type DuckDBInstance = DuckDbApi.DuckDBInstance;
