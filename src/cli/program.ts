@@ -1,10 +1,14 @@
 /** The `etl` command line (commander): five commands, a global --json, the contract's exit codes. */
-import { Command, CommanderError, Option } from 'commander';
+import type { Command } from 'commander';
 import { EXPORT_FORMATS } from '../load/export/export-formats.js';
 import { UsageError } from '../shared/errors.js';
+import { requireCommonJs } from '../shared/require-commonjs.js';
 import type { ExportFlags } from './commands/export.js';
 import { createOutput, reportFatal } from './output.js';
 import type { RunFlags } from './run-options.js';
+
+const commander = requireCommonJs('commander') as typeof import('commander');
+const { CommanderError, Option } = commander;
 
 const SHARED_PERMISSIONS = '--shared-permissions';
 const SHARED_PERMISSIONS_HELP = 'create files group-readable (0640/0750) instead of owner-only (0600/0700)';
@@ -40,7 +44,7 @@ export function buildProgram(
   setExit: (code: number) => void,
   quietErrors: boolean,
 ): Command {
-  const program = new Command('etl')
+  const program = new commander.Command('etl')
     .description('Ingest Cursor AI-chat history into a DuckDB or Parquet archive warehouse.')
     .option('--json', 'machine-readable output')
     .showHelpAfterError(false)

@@ -17,7 +17,6 @@ import { faultPoint } from '../shared/fault-injection.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import { RunRedaction } from '../transform/redact/redact-session.js';
-import { resolveSession } from '../transform/resolve-session.js';
 import { SessionUnavailable } from '../transform/session-unavailable.js';
 import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
 import { type CatalogEntry, catalogSources, discoverSources } from './catalog-sources.js';
@@ -193,6 +192,8 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
       : 0;
     const discoveredSourceKeys = new Set(classified.map((c) => c.found.source.sourceKey));
     const groups = groupOccurrences(entries);
+    // The transform stack loads only when a session is to be resolved: a no-op resolves none.
+    const transform = groups.length > 0 ? await import('../transform/resolve-session.js') : null;
     progress.phase = 'load';
     progress.sessionsTotal = groups.length;
     emit();
@@ -239,7 +240,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
         contributions.push(await adapter.hydrate(occurrence, ctx));
       let session: NormalizedSession;
       try {
-        const resolved = resolveSession(contributions, {
+        const resolved = transform!.resolveSession(contributions, {
           preferredSource: options.preferredSource,
           scope: plan,
         });

@@ -45,6 +45,14 @@ describe('incremental sync ledger through the CLI (etl run --since-last)', { tim
     expect(contentChecksum(target)).toBe(before);
   });
 
+  it('a no-op run still confirms every present session and every discovered source (last_seen_run)', () => {
+    const noop = run('--since-last');
+    const seenBy = (table: string) =>
+      queryRows(target, `select distinct last_seen_run from ${table}`).map((r) => r.last_seen_run);
+    expect(seenBy('etl_session_state')).toEqual([noop.runId]);
+    expect(seenBy('etl_sources')).toEqual([noop.runId]);
+  });
+
   it('a changed source re-extracts only the session it changed: exactly that session is replaced', () => {
     const changed = SAMPLE_COMPOSERS[1]!;
     rewriteComposer(globalDb, {

@@ -4,11 +4,14 @@
  * declared sizes and ratios, safe names, regular files only, STORE/DEFLATE, no encryption.
  */
 import { statSync } from 'node:fs';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
+import { requireCommonJs } from '../../shared/require-commonjs.js';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import { BackupArchiveInvalid } from './backup-errors.js';
 import { checkEntryName, foldedName } from './entry-name.js';
+
+const yauzl = requireCommonJs('yauzl') as typeof import('yauzl');
 
 export interface IndexedEntry {
   name: string;

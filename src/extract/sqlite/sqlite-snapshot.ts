@@ -4,14 +4,15 @@
  * journal mode is first copied with the online backup API into the private temp dir.
  */
 import { writeFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { IoError } from '../../shared/errors.js';
 import type { PrivateTempDir } from '../fs/private-temp-dir.js';
+import { Database } from './sqlite-driver.js';
 
 export type SnapshotMethod = 'wal-read-transaction' | 'online-backup';
 
 export interface SqliteSnapshot {
-  readonly db: Database.Database;
+  readonly db: BetterSqlite3.Database;
   readonly method: SnapshotMethod;
   close(): void;
 }
@@ -33,7 +34,7 @@ export async function openSqliteSnapshot(
   temp: PrivateTempDir,
   sourceKind: string,
 ): Promise<SqliteSnapshot> {
-  let source: Database.Database;
+  let source: BetterSqlite3.Database;
   try {
     source = new Database(path, { readonly: true, fileMustExist: true });
     source.pragma('query_only = ON');
@@ -74,7 +75,7 @@ export function asSourceError(error: unknown, sourceKind: string): unknown {
   return error instanceof Database.SqliteError ? unreadable(sourceKind, errorReason(error)) : error;
 }
 
-export function hasTable(db: Database.Database, table: string): boolean {
+export function hasTable(db: BetterSqlite3.Database, table: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
 }
 

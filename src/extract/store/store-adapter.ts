@@ -3,7 +3,6 @@
  * transcripts → one occurrence per representation → one hydrated contribution at a time. The
  * pipeline's scope plan decides which occurrences are hydrated; off-scope ones are never opened.
  */
-import Database from 'better-sqlite3';
 import { DiagnosticSink } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
 import { normalizeWorkspacePath } from '../../transform/workspace/normalize-workspace-path.js';
@@ -18,6 +17,7 @@ import type {
   SourceKind,
   SourceRoots,
 } from '../source-adapter.js';
+import { Database } from '../sqlite/sqlite-driver.js';
 import { openSqliteSnapshot, type SqliteSnapshot } from '../sqlite/sqlite-snapshot.js';
 import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { MetaJsonFacts, StoreContribution, StoreSessionFacts } from './store-contribution.js';

@@ -94,14 +94,13 @@ export class DuckDbLedger implements SyncLedgerStore {
       }
     }
     if (final.concludeVanished) await this.retireVanishedSources(final);
-    const discovered = final.sources.map((s) => s.sourceKey);
-    for (const chunk of chunks(discovered)) {
-      await this.connection.run(
-        `UPDATE etl_session_state SET last_seen_run = $1 WHERE present_in_source AND session_id IN
-           (SELECT session_id FROM etl_session_sources WHERE source_key IN (${placeholders(chunk.length, 1)}))`,
-        [runId, ...chunk],
-      );
-    }
+    // advanceSources stamped exactly the discovered sources with this run: a join, not key lists.
+    await this.connection.run(
+      `UPDATE etl_session_state SET last_seen_run = $1 WHERE present_in_source AND session_id IN
+         (SELECT m.session_id FROM etl_session_sources m JOIN etl_sources s USING (source_key)
+           WHERE s.last_seen_run = $1)`,
+      [runId],
+    );
     const absent = await this.connection.runAndReadAll(
       `UPDATE etl_session_state SET present_in_source = false, absent_since_run = $1
         WHERE present_in_source AND session_id NOT IN (SELECT session_id FROM etl_session_sources)
@@ -202,17 +201,17 @@ export class DuckDbLedger implements SyncLedgerStore {
   private async advanceSources(runId: string, final: LedgerFinal): Promise<void> {
     const keys = final.sources.map((s) => s.sourceKey);
     const previous = new Map<string, { first: string; changed: string }>();
+    // One scan of the small table: 500-parameter IN lists cost more to bind than the rows to read.
+    const reader = await this.connection.runAndReadAll(
+      'SELECT source_key, first_seen_run, last_changed_run FROM etl_sources',
+    );
+    for (const row of reader.getRowObjects()) {
+      previous.set(String(row.source_key), {
+        first: String(row.first_seen_run),
+        changed: String(row.last_changed_run),
+      });
+    }
     for (const chunk of chunks(keys)) {
-      const reader = await this.connection.runAndReadAll(
-        `SELECT source_key, first_seen_run, last_changed_run FROM etl_sources WHERE source_key IN (${placeholders(chunk.length)})`,
-        chunk,
-      );
-      for (const row of reader.getRowObjects()) {
-        previous.set(String(row.source_key), {
-          first: String(row.first_seen_run),
-          changed: String(row.last_changed_run),
-        });
-      }
       await this.connection.run(
         `DELETE FROM etl_sources WHERE source_key IN (${placeholders(chunk.length)})`,
         chunk,

@@ -4,7 +4,7 @@
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
@@ -13,6 +13,7 @@ import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
 import { IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import { createAnalystViews } from '../views/analyst-views.js';
+import { DuckDBInstance } from './duckdb-api.js';
 import { runInstanceOptions } from './run-memory.js';
 import { assertNotNewer, migrate, storedVersion, WAREHOUSE_SCHEMA_VERSION } from './warehouse-version.js';
 

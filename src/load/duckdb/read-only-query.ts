@@ -1,6 +1,7 @@
 /** Read-only SQL over the warehouse for `etl query`, `etl status` and `etl verify`. */
-import { type DuckDBConnection, type DuckDBResultReader, DuckDBTypeId } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { UsageError } from '../../shared/errors.js';
+import { DuckDBTypeId } from './duckdb-api.js';
 import { openWarehouse } from './duckdb-warehouse.js';
 
 export interface QueryResult {

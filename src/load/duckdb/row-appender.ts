@@ -1,6 +1,7 @@
 /** Appends normalized rows through the DuckDB appender, typed by the table definition (no INSERT loops). */
-import { type DuckDBAppender, type DuckDBConnection, DuckDBTimestampValue } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
+import { DuckDBTimestampValue } from './duckdb-api.js';
 
 export function appendRows<C extends Record<string, ColumnSpec>>(
   appender: DuckDBAppender,

@@ -4,11 +4,12 @@
  * immutable, so a reader sees one complete state however long it reads.
  */
 import { join } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import { type ColumnSpec, createTableSql, type TableDefinition } from '../../../schemas/table-definition.js';
 import { ROW_TABLES } from '../../../schemas/tables.js';
 import { NotFoundError } from '../../shared/errors.js';
+import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { createAnalystViews } from '../views/analyst-views.js';
 import { DatasetLayout } from './dataset-layout.js';

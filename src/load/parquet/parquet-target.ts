@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
@@ -15,6 +15,7 @@ import { outputModes } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../sync/run-lock.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
 import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
+import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { RUN_MEMORY_LIMIT } from '../duckdb/run-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
