@@ -77,7 +77,7 @@ export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env
     env.sink.add(
       diagnostic(
         'STORE_META_INVALID',
-        'A store.db meta row is not hex-encoded JSON',
+        'A store.db meta row is not hex-encoded JSON naming a valid root blob',
         { reason: error.reason },
         env.scope,
       ),

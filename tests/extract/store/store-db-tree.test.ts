@@ -121,6 +121,16 @@ describe('store.db meta row', () => {
     expect(() => decodeStoreMetaRow('7g')).toThrow(expect.objectContaining({ reason: 'non-hex' }));
     expect(() => decodeStoreMetaRow('7b7')).toThrow(expect.objectContaining({ reason: 'odd-length' }));
   });
+
+  it('reads an absent or null root as no conversation, but rejects a root that is not a 64-hex blob ID', () => {
+    const hex = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('hex');
+    expect(decodeStoreMetaRow(hex({ name: 'n' })).latestRootBlobId).toBeNull();
+    expect(decodeStoreMetaRow(hex({ latestRootBlobId: null })).latestRootBlobId).toBeNull();
+    for (const root of ['', 'ab'.repeat(31), `${'ab'.repeat(32)}0`, 'zz'.repeat(32), 7, { id: 'ab' }])
+      expect(() => decodeStoreMetaRow(hex({ latestRootBlobId: root }))).toThrow(
+        expect.objectContaining({ reason: 'invalid-root-blob-id' }),
+      );
+  });
 });
 
 describe('store.db reader', () => {
@@ -150,6 +160,30 @@ describe('store.db reader', () => {
     const limits = resolveReadLimits({ sqliteValueBytes: 1024 });
     expect(() => readStoreDb(db, facts, env(limits))).toThrow(SourceLimitExceeded);
     db.close();
+  });
+
+  it('reports a root blob ID that names no blob as a partial tree, not as an empty conversation', () => {
+    const { builder, path } = newDb();
+    builder.meta({ latestRootBlobId: 'cd'.repeat(32) });
+    builder.close();
+    const db = new Database(path, { readonly: true });
+    const data = readStoreDb(db, facts, env());
+    db.close();
+    expect(data).toMatchObject({ status: 'read', leaves: [], treeProblems: ['missing-tree-blob'] });
+  });
+
+  it('fails (as data) on a root that is not a blob ID, with a typed diagnostic', () => {
+    const { builder, path } = newDb();
+    builder.meta({ latestRootBlobId: 'not-a-hash' });
+    builder.close();
+    const db = new Database(path, { readonly: true });
+    const e = env();
+    const data = readStoreDb(db, facts, e);
+    db.close();
+    expect(data).toMatchObject({ status: 'failed', failure: 'invalid-meta-row' });
+    expect(e.sink.items.map((d) => [d.code, d.details.reason])).toEqual([
+      ['STORE_META_INVALID', 'invalid-root-blob-id'],
+    ]);
   });
 
   it('fails (as data) on an invalid hex meta row without throwing', () => {
