@@ -15,7 +15,12 @@ export interface StoreMetaRow {
 
 export class StoreMetaInvalid extends Error {
   constructor(
-    readonly reason: 'odd-length' | 'non-hex' | 'not-json-object' | 'invalid-encoding' | 'invalid-root-blob-id',
+    readonly reason:
+      | 'odd-length'
+      | 'non-hex'
+      | 'not-json-object'
+      | 'invalid-encoding'
+      | 'invalid-root-blob-id',
   ) {
     super(`store.db meta row is invalid: ${reason}`);
   }

@@ -21,7 +21,12 @@ import { DiagnosticSink } from '../../../src/shared/diagnostic.js';
 const dir = mkdtempSync(join(tmpdir(), 'store-db-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let count = 0;
-const facts = { meta: null, dbExpectation: 'expected' as const, parentSessionId: null };
+const facts = {
+  meta: null,
+  dbExpectation: 'expected' as const,
+  parentSessionId: null,
+  workspaceUncertain: false,
+};
 
 function env(limits = DEFAULT_READ_LIMITS) {
   return {
@@ -162,39 +167,32 @@ describe('store.db reader', () => {
     db.close();
   });
 
-  it('reports a root blob ID that names no blob as a partial tree, not as an empty conversation', () => {
+  /** Reads a store.db whose only content is the meta row written by `fill`. */
+  function readMetaOnly(fill: (builder: StoreDbBuilder) => void) {
     const { builder, path } = newDb();
-    builder.meta({ latestRootBlobId: 'cd'.repeat(32) });
+    fill(builder);
     builder.close();
     const db = new Database(path, { readonly: true });
-    const data = readStoreDb(db, facts, env());
+    const e = env();
+    const data = readStoreDb(db, facts, e);
     db.close();
+    return { data, diagnostics: e.sink.items.map((d) => [d.code, d.details.reason]) };
+  }
+
+  it('reports a root blob ID that names no blob as a partial tree, not as an empty conversation', () => {
+    const { data } = readMetaOnly((b) => b.meta({ latestRootBlobId: 'cd'.repeat(32) }));
     expect(data).toMatchObject({ status: 'read', leaves: [], treeProblems: ['missing-tree-blob'] });
   });
 
   it('fails (as data) on a root that is not a blob ID, with a typed diagnostic', () => {
-    const { builder, path } = newDb();
-    builder.meta({ latestRootBlobId: 'not-a-hash' });
-    builder.close();
-    const db = new Database(path, { readonly: true });
-    const e = env();
-    const data = readStoreDb(db, facts, e);
-    db.close();
+    const { data, diagnostics } = readMetaOnly((b) => b.meta({ latestRootBlobId: 'not-a-hash' }));
     expect(data).toMatchObject({ status: 'failed', failure: 'invalid-meta-row' });
-    expect(e.sink.items.map((d) => [d.code, d.details.reason])).toEqual([
-      ['STORE_META_INVALID', 'invalid-root-blob-id'],
-    ]);
+    expect(diagnostics).toEqual([['STORE_META_INVALID', 'invalid-root-blob-id']]);
   });
 
   it('fails (as data) on an invalid hex meta row without throwing', () => {
-    const { builder, path } = newDb();
-    builder.metaRaw('xyz');
-    builder.close();
-    const db = new Database(path, { readonly: true });
-    const e = env();
-    const data = readStoreDb(db, facts, e);
-    db.close();
+    const { data, diagnostics } = readMetaOnly((b) => b.metaRaw('xyz'));
     expect(data).toMatchObject({ status: 'failed', failure: 'invalid-meta-row' });
-    expect(e.sink.items[0]?.code).toBe('STORE_META_INVALID');
+    expect(diagnostics).toEqual([['STORE_META_INVALID', 'odd-length']]);
   });
 });
