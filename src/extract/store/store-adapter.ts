@@ -114,7 +114,9 @@ export class StoreAdapter implements SourceAdapter {
       if (dir.dbPath === null && dir.meta?.hasConversation === false && !transcriptIds.has(dir.sessionId))
         continue;
       const handle: StoreHandle = { kind: 'dir', entry: dir, facts };
-      const fingerprintPath = dir.dbProblem === null ? (dir.dbPath ?? `${dir.dir}/meta.json`) : dir.dir;
+      // The file that holds the session, if it can be stat'ed; else its directory stands in for it.
+      const held = dir.dbPath ?? (dir.meta?.problem === null ? `${dir.dir}/meta.json` : null);
+      const fingerprintPath = dir.dbProblem === null && held !== null ? held : dir.dir;
       plan('store-session-dir', dir.dir, fingerprintPath, {
         sessionId: dir.sessionId,
         representation: dir.dbPath === null ? 'store-metadata' : 'store-db',
