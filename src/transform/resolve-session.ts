@@ -68,7 +68,12 @@ export function resolveSession(
   const captures = others.filter((c) => !c.kind.startsWith('composer-'));
   const cursor =
     composer.length > 0 || store.length > 0
-      ? withStore(composer.length > 0 ? resolveComposer(composer) : null, store, options.preferredSource)
+      ? withStore(
+          composer.length > 0 ? resolveComposer(composer) : null,
+          store,
+          options.preferredSource,
+          captures.length > 0,
+        )
       : null;
   const capture = captures.length > 0 ? resolveCaptures(captures) : null;
   const view = cursor && capture ? resolveCaptureWithCursor(cursor, capture) : (cursor ?? capture)!;

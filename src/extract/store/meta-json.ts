@@ -2,7 +2,7 @@
  * Reads `meta.json` facts under a small bound: strict UTF-8 JSON; only the documented fields are
  * kept (a secret or unknown field never leaves this function).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, type Stats, statSync } from 'node:fs';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 import type { MetaJsonFacts } from './store-contribution.js';
 
@@ -10,14 +10,9 @@ import type { MetaJsonFacts } from './store-contribution.js';
 const META_JSON_MAX_BYTES = 1024 * 1024;
 const EPOCH_MS_FLOOR = 1e12;
 
-const UNSUPPORTED: MetaJsonFacts = {
-  supported: false,
-  hasConversation: null,
-  cwd: null,
-  title: null,
-  createdAtMs: null,
-  updatedAtMs: null,
-};
+function unsupported(problem: string): MetaJsonFacts {
+  return { problem, hasConversation: null, cwd: null, title: null, createdAtMs: null, updatedAtMs: null };
+}
 
 export function epochMsField(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value > EPOCH_MS_FLOOR
@@ -30,21 +25,28 @@ export function stringField(value: unknown): string | null {
 }
 
 export function parseMetaJson(bytes: Uint8Array): MetaJsonFacts {
+  let text: string;
+  try {
+    text = decodeStrictUtf8(bytes, 'meta-json');
+  } catch {
+    return unsupported('invalid-encoding');
+  }
   let value: unknown;
   try {
-    value = JSON.parse(decodeStrictUtf8(bytes, 'meta-json'));
+    value = JSON.parse(text);
   } catch {
-    return UNSUPPORTED;
+    return unsupported('invalid-json');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return UNSUPPORTED;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return unsupported('not-an-object');
   const meta = value as Record<string, unknown>;
   if (
     meta.schemaVersion !== undefined &&
     !(typeof meta.schemaVersion === 'number' && Number.isFinite(meta.schemaVersion))
   )
-    return UNSUPPORTED;
+    return unsupported('invalid-schema-version');
   return {
-    supported: true,
+    problem: null,
     hasConversation: typeof meta.hasConversation === 'boolean' ? meta.hasConversation : null,
     cwd: stringField(meta.cwd),
     title: stringField(meta.title),
@@ -53,14 +55,19 @@ export function parseMetaJson(bytes: Uint8Array): MetaJsonFacts {
   };
 }
 
-/** Facts of the meta.json at `path`, or null when there is none. */
-export function readMetaJson(path: string): MetaJsonFacts | null {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return null;
-  if (stat.size > META_JSON_MAX_BYTES) return UNSUPPORTED;
+/** Facts of the meta.json entry at `path`; a FIFO or device there is never opened. */
+export function readMetaJson(path: string): MetaJsonFacts {
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    return unsupported((error as NodeJS.ErrnoException).code ?? 'stat-failed');
+  }
+  if (!stat.isFile()) return unsupported('not-a-regular-file');
+  if (stat.size > META_JSON_MAX_BYTES) return unsupported('too-large');
   try {
     return parseMetaJson(readFileSync(path));
-  } catch {
-    return UNSUPPORTED;
+  } catch (error) {
+    return unsupported((error as NodeJS.ErrnoException).code ?? 'read-failed');
   }
 }

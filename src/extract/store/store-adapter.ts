@@ -3,6 +3,7 @@
  * transcripts → one occurrence per representation → one hydrated contribution at a time. The
  * pipeline's scope plan decides which occurrences are hydrated; off-scope ones are never opened.
  */
+import { dirname } from 'node:path';
 import { DiagnosticSink } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
 import { normalizeWorkspacePath } from '../../transform/workspace/normalize-workspace-path.js';
@@ -21,7 +22,7 @@ import { Database } from '../sqlite/sqlite-driver.js';
 import { openSqliteSnapshot, type SqliteSnapshot } from '../sqlite/sqlite-snapshot.js';
 import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { MetaJsonFacts, StoreContribution, StoreSessionFacts } from './store-contribution.js';
-import { failedDb, readStoreDb, unreadableStoreDb } from './store-db-reader.js';
+import { failedDb, readStoreDb } from './store-db-reader.js';
 import {
   dbExpectation,
   inventoryStoreRoot,
@@ -29,6 +30,7 @@ import {
   type TranscriptEntry,
   transcriptWorkspace,
 } from './store-inventory.js';
+import { unreadableStoreSource, unsupportedMetaJson } from './store-source-diagnostics.js';
 import { readTranscript } from './transcript-reader.js';
 
 type StoreHandle =
@@ -79,9 +81,15 @@ export class StoreAdapter implements SourceAdapter {
     const cwds = new Set(
       inventory.sessionDirs.map((d) => d.meta?.cwd).filter((c): c is string => typeof c === 'string'),
     );
+    const metaUnsupported = inventory.sessionDirs.some((d) => d.meta !== null && d.meta.problem !== null);
     const factsFor = (id: string, parent: string | null = null): StoreSessionFacts => {
       const dirs = dirsById.get(id) ?? [];
-      return { meta: preferredMeta(dirs), dbExpectation: dbExpectation(dirs), parentSessionId: parent };
+      return {
+        meta: preferredMeta(dirs),
+        dbExpectation: dbExpectation(dirs),
+        parentSessionId: parent,
+        workspaceUncertain: false,
+      };
     };
     const sources: DiscoveredSource[] = [];
     const plan = (
@@ -106,7 +114,9 @@ export class StoreAdapter implements SourceAdapter {
       if (dir.dbPath === null && dir.meta?.hasConversation === false && !transcriptIds.has(dir.sessionId))
         continue;
       const handle: StoreHandle = { kind: 'dir', entry: dir, facts };
-      const fingerprintPath = dir.dbProblem === null ? (dir.dbPath ?? `${dir.dir}/meta.json`) : dir.dir;
+      // The file that holds the session, if it can be stat'ed; else its directory stands in for it.
+      const held = dir.dbPath ?? (dir.meta?.problem === null ? `${dir.dir}/meta.json` : null);
+      const fingerprintPath = dir.dbProblem === null && held !== null ? held : dir.dir;
       plan('store-session-dir', dir.dir, fingerprintPath, {
         sessionId: dir.sessionId,
         representation: dir.dbPath === null ? 'store-metadata' : 'store-db',
@@ -115,15 +125,17 @@ export class StoreAdapter implements SourceAdapter {
       });
     }
     for (const transcript of inventory.transcripts) {
-      const facts = factsFor(transcript.sessionId, transcript.parentSessionId);
+      const shared = factsFor(transcript.sessionId, transcript.parentSessionId);
+      // Where the transcript lives decides its workspace; its UUID's meta cwd only fills a gap.
+      const cwd = transcriptWorkspace(transcript.projectDir, cwds) ?? shared.meta?.cwd ?? null;
+      const facts = { ...shared, workspaceUncertain: cwd === null && metaUnsupported };
       const handle: StoreHandle = { kind: 'transcript', entry: transcript, facts };
-      plan(TRANSCRIPT_KINDS[transcript.layout], transcript.path, transcript.path, {
+      // A loop or dangling link cannot be stat'ed: its directory's fingerprint stands in for it.
+      const fingerprintPath = transcript.problem === null ? transcript.path : dirname(transcript.path);
+      plan(TRANSCRIPT_KINDS[transcript.layout], transcript.path, fingerprintPath, {
         sessionId: transcript.sessionId,
         representation: 'store-transcript',
-        // Where the transcript lives decides its workspace; its UUID's meta cwd only fills a gap.
-        workspacePath: workspaceOf(
-          transcriptWorkspace(transcript.projectDir, cwds) ?? facts.meta?.cwd ?? null,
-        ),
+        workspacePath: workspaceOf(cwd),
         handle,
       });
     }
@@ -152,13 +164,15 @@ export class StoreAdapter implements SourceAdapter {
       const format = handle.entry.layout === 'legacy-txt' ? 'txt' : 'jsonl';
       return make({
         kind: 'store-transcript',
-        data: await readTranscript(handle.entry.path, format, handle.facts, env),
+        data: await readTranscript(handle.entry, format, handle.facts, env),
       });
     }
+    const metaProblem = handle.entry.meta?.problem ?? null;
+    if (metaProblem !== null) sink.add(unsupportedMetaJson(metaProblem, scope));
     if (handle.entry.dbPath === null) return make({ kind: 'store-metadata', data: { facts: handle.facts } });
     // Reported, never silent: the session keeps only what its other representations hold.
     const unreadable = (reason: unknown) => {
-      sink.add(unreadableStoreDb(typeof reason === 'string' ? reason : 'open-failed', scope));
+      sink.add(unreadableStoreSource('store-db', typeof reason === 'string' ? reason : 'open-failed', scope));
       return make({ kind: 'store-db', data: failedDb(handle.facts, 'unreadable') });
     };
     if (handle.entry.dbProblem !== null) return unreadable(handle.entry.dbProblem);

@@ -3,8 +3,8 @@ import type { Contribution } from '../source-adapter.js';
 
 /** Facts read from `meta.json` (cursor-formats §2.2); secrets and unknown fields are dropped. */
 export interface MetaJsonFacts {
-  /** False when the file existed but was not supported JSON. */
-  supported: boolean;
+  /** Why the file exists but is not supported metadata (not a file, too large, bad JSON), or null. */
+  problem: string | null;
   hasConversation: boolean | null;
   cwd: string | null;
   title: string | null;
@@ -21,6 +21,11 @@ export interface StoreSessionFacts {
   dbExpectation: DbExpectation;
   /** Parent session UUID of a subagent transcript. */
   parentSessionId: string | null;
+  /**
+   * A transcript with no workspace while some meta.json in the Store is unsupported: the cwd that
+   * would attribute it may be the unreadable one, so its workspace is unknown rather than absent.
+   */
+  workspaceUncertain: boolean;
 }
 
 /** One decoded leaf of the store.db tree, in depth-first traversal order. */

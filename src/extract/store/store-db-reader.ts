@@ -4,7 +4,7 @@
  * session's hydration budget. Problems become data (`failed` status or per-leaf problems).
  */
 import type Database from 'better-sqlite3';
-import { type Diagnostic, type DiagnosticSink, diagnostic } from '../../shared/diagnostic.js';
+import { type DiagnosticSink, diagnostic } from '../../shared/diagnostic.js';
 import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
@@ -14,6 +14,7 @@ import { walkTree } from './blob-tree.js';
 import { decodeLeaf } from './leaf-decode.js';
 import type { StoreDbData, StoreLeaf, StoreSessionFacts } from './store-contribution.js';
 import { decodeStoreMetaRow, StoreMetaInvalid } from './store-meta-row.js';
+import { unreadableStoreSource } from './store-source-diagnostics.js';
 
 interface ReadEnv {
   limits: ReadLimits;
@@ -43,26 +44,16 @@ function blobReader(db: Database.Database, env: ReadEnv, budget: HydrationBudget
   };
 }
 
-/** A store.db that opened but cannot be read as a Store conversation, or could not be opened. */
-export function unreadableStoreDb(reason: string, scope: ReadEnv['scope']): Diagnostic {
-  return diagnostic(
-    'SOURCE_UNREADABLE',
-    'A store.db could not be read; the session keeps only its other representations',
-    { sourceKind: 'store', reason, outcome: 'partial' },
-    { severity: 'error', ...scope },
-  );
-}
-
 export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env: ReadEnv): StoreDbData {
   if (!hasTable(db, 'meta') || !hasTable(db, 'blobs')) {
-    env.sink.add(unreadableStoreDb('missing-tables', env.scope));
+    env.sink.add(unreadableStoreSource('store-db', 'missing-tables', env.scope));
     return failedDb(facts, 'missing-tables');
   }
   const metaSize = db.prepare("SELECT octet_length(value) AS len FROM meta WHERE key = '0'").get() as
     | { len: number | null }
     | undefined;
   if (!metaSize || metaSize.len === null) {
-    env.sink.add(unreadableStoreDb('missing-meta-row', env.scope));
+    env.sink.add(unreadableStoreSource('store-db', 'missing-meta-row', env.scope));
     return failedDb(facts, 'missing-meta-row');
   }
   checkLimit('sqliteValueBytes', env.limits.sqliteValueBytes, metaSize.len);
@@ -77,7 +68,7 @@ export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env
     env.sink.add(
       diagnostic(
         'STORE_META_INVALID',
-        'A store.db meta row is not hex-encoded JSON',
+        'A store.db meta row is not hex-encoded JSON naming a valid root blob',
         { reason: error.reason },
         env.scope,
       ),

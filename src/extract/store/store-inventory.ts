@@ -4,8 +4,8 @@
  * transcripts under `projects/<slug>/agent-transcripts/` (nested, flat, subagents, legacy `.txt`).
  * Only directory listings and `meta.json` are read; no conversation payload.
  */
-import { type Dirent, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { readMetaJson } from './meta-json.js';
 import type { DbExpectation, MetaJsonFacts } from './store-contribution.js';
 
@@ -24,6 +24,8 @@ export type TranscriptLayout = 'nested' | 'flat' | 'subagent' | 'legacy-txt';
 export interface TranscriptEntry {
   sessionId: string;
   path: string;
+  /** Why the entry cannot be read as a regular file inside the Store root, or null. */
+  problem: string | null;
   layout: TranscriptLayout;
   projectDir: string;
   parentSessionId: string | null;
@@ -51,12 +53,26 @@ function hasFile(entries: Dirent[], name: string): boolean {
   return entries.some((e) => e.isFile() && e.name === name);
 }
 
-/** Null for a regular file (a link to one is followed); else why it is not one. */
-function regularFileProblem(path: string): string | null {
+/**
+ * Null for a regular file (a link to one inside the Store root is followed); else why it is not one.
+ * Only stat calls: a FIFO or device is never opened, so it cannot block the run.
+ */
+function regularFileProblem(path: string, realRoot: string): string | null {
   try {
+    if (lstatSync(path).isSymbolicLink() && !realpathSync(path).startsWith(realRoot + sep))
+      return 'outside-store-root';
     return statSync(path).isFile() ? null : 'not-a-regular-file';
   } catch (error) {
     return (error as NodeJS.ErrnoException).code ?? 'stat-failed';
+  }
+}
+
+/** The Store root with its links resolved, so a link's target can be checked against it. */
+function realRootOf(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
   }
 }
 
@@ -64,35 +80,37 @@ function sessionDir(
   sessionId: string,
   dir: string,
   layout: SessionDirEntry['layout'],
+  realRoot: string,
 ): SessionDirEntry | null {
   const entries = list(dir);
   // Any entry named store.db counts: a directory, FIFO or broken link there is reported, not skipped.
   const dbPath = entries.some((e) => e.name === 'store.db') ? join(dir, 'store.db') : null;
-  const dbProblem = dbPath === null ? null : regularFileProblem(dbPath);
-  const meta = hasFile(entries, 'meta.json') ? readMetaJson(join(dir, 'meta.json')) : null;
+  const dbProblem = dbPath === null ? null : regularFileProblem(dbPath, realRoot);
+  // A meta.json that is a directory, FIFO or broken link is unsupported metadata, not an absent one.
+  const meta = entries.some((e) => e.name === 'meta.json') ? readMetaJson(join(dir, 'meta.json')) : null;
   if (dbPath === null && meta === null) return null;
   return { sessionId, dir, layout, dbPath, dbProblem, meta };
 }
 
-function inventoryChats(root: string, out: SessionDirEntry[]): void {
+function inventoryChats(root: string, realRoot: string, out: SessionDirEntry[]): void {
   for (const bucket of list(join(root, 'chats'))) {
     if (!bucket.isDirectory()) continue;
     const bucketDir = join(root, 'chats', bucket.name);
     const inside = list(bucketDir);
     if (HEX32.test(bucket.name) && hasFile(inside, 'store.db')) {
-      const entry = sessionDir(bucket.name, bucketDir, 'compact');
+      const entry = sessionDir(bucket.name, bucketDir, 'compact', realRoot);
       if (entry) out.push(entry);
       continue;
     }
     for (const child of inside) {
       if (!child.isDirectory()) continue;
-      const entry = sessionDir(child.name, join(bucketDir, child.name), 'chats');
+      const entry = sessionDir(child.name, join(bucketDir, child.name), 'chats', realRoot);
       if (entry) out.push(entry);
     }
   }
   for (const child of list(join(root, 'acp-sessions'))) {
     if (!child.isDirectory()) continue;
-    const entry = sessionDir(child.name, join(root, 'acp-sessions', child.name), 'acp');
+    const entry = sessionDir(child.name, join(root, 'acp-sessions', child.name), 'acp', realRoot);
     if (entry) out.push(entry);
   }
 }
@@ -101,27 +119,36 @@ function stem(name: string, extension: string): string | null {
   return name.endsWith(extension) && name.length > extension.length ? name.slice(0, -extension.length) : null;
 }
 
-function inventoryTranscripts(root: string, out: TranscriptEntry[]): void {
+/**
+ * Any entry with a transcript's name counts, whatever it is: a FIFO, device, directory or link that
+ * cannot be read as a regular file inside the root is recorded with its problem, never skipped.
+ */
+function inventoryTranscripts(root: string, realRoot: string, out: TranscriptEntry[]): void {
   for (const project of list(join(root, 'projects'))) {
     if (!project.isDirectory()) continue;
     const base = join(root, 'projects', project.name, 'agent-transcripts');
     const add = (sessionId: string, path: string, layout: TranscriptLayout, parent: string | null = null) =>
-      out.push({ sessionId, path, layout, projectDir: project.name, parentSessionId: parent });
+      out.push({
+        sessionId,
+        path,
+        problem: regularFileProblem(path, realRoot),
+        layout,
+        projectDir: project.name,
+        parentSessionId: parent,
+      });
     for (const entry of list(base)) {
-      if (entry.isFile()) {
+      if (!entry.isDirectory()) {
         const flat = stem(entry.name, '.jsonl');
         const legacy = stem(entry.name, '.txt');
         if (flat !== null) add(flat, join(base, entry.name), 'flat');
         else if (legacy !== null) add(legacy, join(base, entry.name), 'legacy-txt');
         continue;
       }
-      if (!entry.isDirectory()) continue;
       const nestedDir = join(base, entry.name);
-      const inside = list(nestedDir);
-      if (hasFile(inside, `${entry.name}.jsonl`))
+      if (list(nestedDir).some((e) => e.name === `${entry.name}.jsonl`))
         add(entry.name, join(nestedDir, `${entry.name}.jsonl`), 'nested');
       for (const sub of list(join(nestedDir, 'subagents'))) {
-        const id = sub.isFile() ? stem(sub.name, '.jsonl') : null;
+        const id = sub.isDirectory() ? null : stem(sub.name, '.jsonl');
         if (id !== null) add(id, join(nestedDir, 'subagents', sub.name), 'subagent', entry.name);
       }
     }
@@ -130,8 +157,9 @@ function inventoryTranscripts(root: string, out: TranscriptEntry[]): void {
 
 export function inventoryStoreRoot(root: string): StoreInventory {
   const inventory: StoreInventory = { sessionDirs: [], transcripts: [] };
-  inventoryChats(root, inventory.sessionDirs);
-  inventoryTranscripts(root, inventory.transcripts);
+  const realRoot = realRootOf(root);
+  inventoryChats(root, realRoot, inventory.sessionDirs);
+  inventoryTranscripts(root, realRoot, inventory.transcripts);
   return inventory;
 }
 
@@ -155,7 +183,7 @@ export function transcriptWorkspace(projectDir: string, cwds: ReadonlySet<string
 export function dbExpectation(dirs: readonly SessionDirEntry[]): DbExpectation {
   if (dirs.length === 0) return 'not-expected';
   if (dirs.some((d) => d.dbPath !== null || d.meta?.hasConversation === true)) return 'expected';
-  if (dirs.some((d) => d.meta === null || !d.meta.supported || d.meta.hasConversation === null))
+  if (dirs.some((d) => d.meta === null || d.meta.problem !== null || d.meta.hasConversation === null))
     return 'unknown';
   return 'not-expected';
 }

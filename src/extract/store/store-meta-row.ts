@@ -1,7 +1,8 @@
 /**
  * The store.db `meta` row '0': hex-encoded UTF-8 JSON. Odd length or a non-hex character is
  * rejected; only `name`, `latestRootBlobId` and `createdAt` are kept, so `blobEncryptionKey` and
- * any other meta secret never leave this function.
+ * any other meta secret never leave this function. An absent (or null) root is an empty
+ * conversation; a root that is present but not a 64-hex blob ID is rejected, never read as empty.
  */
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 import { epochMsField, stringField } from './meta-json.js';
@@ -13,7 +14,14 @@ export interface StoreMetaRow {
 }
 
 export class StoreMetaInvalid extends Error {
-  constructor(readonly reason: 'odd-length' | 'non-hex' | 'not-json-object' | 'invalid-encoding') {
+  constructor(
+    readonly reason:
+      | 'odd-length'
+      | 'non-hex'
+      | 'not-json-object'
+      | 'invalid-encoding'
+      | 'invalid-root-blob-id',
+  ) {
     super(`store.db meta row is invalid: ${reason}`);
   }
 }
@@ -39,10 +47,15 @@ export function decodeStoreMetaRow(hex: string): StoreMetaRow {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new StoreMetaInvalid('not-json-object');
   const meta = value as Record<string, unknown>;
-  const root = stringField(meta.latestRootBlobId);
   return {
     name: stringField(meta.name),
-    latestRootBlobId: root !== null && HASH.test(root) ? root.toLowerCase() : null,
+    latestRootBlobId: rootBlobId(meta.latestRootBlobId),
     createdAtMs: epochMsField(meta.createdAt),
   };
+}
+
+function rootBlobId(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !HASH.test(value)) throw new StoreMetaInvalid('invalid-root-blob-id');
+  return value.toLowerCase();
 }

@@ -21,12 +21,15 @@ export function splitStoreContributions(contributions: readonly Contribution[]):
   return { store, others: contributions.filter((c) => !STORE_KINDS.has(c.kind)) };
 }
 
+/** `capturesContribute`: a capture also holds the session, so the Store is never its only source. */
 export function withStore(
   composer: SessionView | null,
   store: readonly StoreContribution[],
   preferred: Preferred,
+  capturesContribute: boolean,
 ): SessionView {
-  const storeView = store.length > 0 ? resolveStoreSession(store) : null;
+  const alone = composer === null && !capturesContribute;
+  const storeView = store.length > 0 ? resolveStoreSession(store, { alone }) : null;
   if (composer && storeView) return mergeSessions(composer, storeView, preferred);
   const view = composer ?? storeView;
   if (!view) throw new InternalError('EMPTY_SESSION_GROUP', 'A session group had no contribution');

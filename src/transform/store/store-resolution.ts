@@ -7,6 +7,7 @@
  */
 import type { StoreContribution } from '../../extract/store/store-contribution.js';
 import { reconcileReplicas } from '../replicas/reconcile-replicas.js';
+import { SessionUnavailable } from '../session-unavailable.js';
 import type { SessionView, ViewSourceInstance } from '../session-view.js';
 import { type StoreRepresentationView, storeInstance, storeRepresentationView } from './store-view.js';
 
@@ -43,7 +44,24 @@ function otherInstances(
     });
 }
 
-export function resolveStoreSession(contributions: readonly StoreContribution[]): SessionView {
+const READ_FAILURES = new Set(['SOURCE_LIMIT_EXCEEDED', 'SOURCE_ENCODING_INVALID']);
+
+/**
+ * When the Store alone speaks for the session and has no session directory, only transcripts are
+ * left: if none yields a message and one failed a read limit or its encoding, no safe contributor
+ * remains (contract: fatal for that session, never an empty row standing in for it).
+ */
+function assertSafeContributor(reps: readonly Rep[], backbone: 'db' | 'transcript' | 'none'): void {
+  if (backbone !== 'none' || reps.some((r) => r.contribution.kind !== 'store-transcript')) return;
+  const diagnostics = reps.flatMap((r) => r.contribution.diagnostics);
+  if (diagnostics.some((d) => READ_FAILURES.has(d.code)))
+    throw new SessionUnavailable(reps[0]!.contribution.occurrence.sessionId, diagnostics);
+}
+
+export function resolveStoreSession(
+  contributions: readonly StoreContribution[],
+  options: { alone: boolean } = { alone: true },
+): SessionView {
   const reps: Rep[] = contributions.map((contribution) => ({
     ...storeRepresentationView(contribution),
     contribution,
@@ -51,6 +69,7 @@ export function resolveStoreSession(contributions: readonly StoreContribution[])
   const dbs = reps.filter((r) => r.contribution.kind === 'store-db' && r.usable);
   const transcripts = reps.filter((r) => r.contribution.kind === 'store-transcript' && r.usable);
   const backbone = dbs.length > 0 ? 'db' : transcripts.length > 0 ? 'transcript' : 'none';
+  if (options.alone) assertSafeContributor(reps, backbone);
   const chosen = backbone === 'db' ? dbs : backbone === 'transcript' ? transcripts : [];
   const facts = contributions[0]!.data.facts;
   let view: SessionView;
@@ -84,5 +103,9 @@ export function resolveStoreSession(contributions: readonly StoreContribution[])
     view = degrade(view, 'expected-store-db-unavailable');
   if (backbone === 'transcript' && facts.dbExpectation === 'unknown')
     view = degrade(view, 'store-db-expectation-unknown');
+  // Unsupported metadata leaves workspace and times unknown (this session's, or the cwd a transcript
+  // would inherit): never a complete view, so it cannot replace an archived one.
+  if (facts.meta?.problem || contributions.some((c) => c.data.facts.workspaceUncertain))
+    view = degrade(view, 'store-meta-unsupported');
   return view;
 }

@@ -21,7 +21,12 @@ import { DiagnosticSink } from '../../../src/shared/diagnostic.js';
 const dir = mkdtempSync(join(tmpdir(), 'store-db-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let count = 0;
-const facts = { meta: null, dbExpectation: 'expected' as const, parentSessionId: null };
+const facts = {
+  meta: null,
+  dbExpectation: 'expected' as const,
+  parentSessionId: null,
+  workspaceUncertain: false,
+};
 
 function env(limits = DEFAULT_READ_LIMITS) {
   return {
@@ -121,6 +126,16 @@ describe('store.db meta row', () => {
     expect(() => decodeStoreMetaRow('7g')).toThrow(expect.objectContaining({ reason: 'non-hex' }));
     expect(() => decodeStoreMetaRow('7b7')).toThrow(expect.objectContaining({ reason: 'odd-length' }));
   });
+
+  it('reads an absent or null root as no conversation, but rejects a root that is not a 64-hex blob ID', () => {
+    const hex = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('hex');
+    expect(decodeStoreMetaRow(hex({ name: 'n' })).latestRootBlobId).toBeNull();
+    expect(decodeStoreMetaRow(hex({ latestRootBlobId: null })).latestRootBlobId).toBeNull();
+    for (const root of ['', 'ab'.repeat(31), `${'ab'.repeat(32)}0`, 'zz'.repeat(32), 7, { id: 'ab' }])
+      expect(() => decodeStoreMetaRow(hex({ latestRootBlobId: root }))).toThrow(
+        expect.objectContaining({ reason: 'invalid-root-blob-id' }),
+      );
+  });
 });
 
 describe('store.db reader', () => {
@@ -152,15 +167,32 @@ describe('store.db reader', () => {
     db.close();
   });
 
-  it('fails (as data) on an invalid hex meta row without throwing', () => {
+  /** Reads a store.db whose only content is the meta row written by `fill`. */
+  function readMetaOnly(fill: (builder: StoreDbBuilder) => void) {
     const { builder, path } = newDb();
-    builder.metaRaw('xyz');
+    fill(builder);
     builder.close();
     const db = new Database(path, { readonly: true });
     const e = env();
     const data = readStoreDb(db, facts, e);
     db.close();
+    return { data, diagnostics: e.sink.items.map((d) => [d.code, d.details.reason]) };
+  }
+
+  it('reports a root blob ID that names no blob as a partial tree, not as an empty conversation', () => {
+    const { data } = readMetaOnly((b) => b.meta({ latestRootBlobId: 'cd'.repeat(32) }));
+    expect(data).toMatchObject({ status: 'read', leaves: [], treeProblems: ['missing-tree-blob'] });
+  });
+
+  it('fails (as data) on a root that is not a blob ID, with a typed diagnostic', () => {
+    const { data, diagnostics } = readMetaOnly((b) => b.meta({ latestRootBlobId: 'not-a-hash' }));
     expect(data).toMatchObject({ status: 'failed', failure: 'invalid-meta-row' });
-    expect(e.sink.items[0]?.code).toBe('STORE_META_INVALID');
+    expect(diagnostics).toEqual([['STORE_META_INVALID', 'invalid-root-blob-id']]);
+  });
+
+  it('fails (as data) on an invalid hex meta row without throwing', () => {
+    const { data, diagnostics } = readMetaOnly((b) => b.metaRaw('xyz'));
+    expect(data).toMatchObject({ status: 'failed', failure: 'invalid-meta-row' });
+    expect(diagnostics).toEqual([['STORE_META_INVALID', 'odd-length']]);
   });
 });

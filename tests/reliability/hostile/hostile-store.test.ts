@@ -1,4 +1,4 @@
 import { hostileGroups } from '../../../fixtures/hostile/hostile-corpus.js';
 import { describeHostileSuite } from '../harness/hostile-suite.js';
 
-describeHostileSuite('store', hostileGroups.store(), { pending: true });
+describeHostileSuite('store', hostileGroups.store());

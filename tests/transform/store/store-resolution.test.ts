@@ -3,14 +3,18 @@ import type { SessionOccurrence } from '../../../src/extract/source-adapter.js';
 import type {
   StoreContribution,
   StoreSessionFacts,
+  StoreTranscriptData,
   TranscriptRecord,
 } from '../../../src/extract/store/store-contribution.js';
+import { type Diagnostic, diagnostic } from '../../../src/shared/diagnostic.js';
+import { SessionUnavailable } from '../../../src/transform/session-unavailable.js';
 import { resolveStoreSession } from '../../../src/transform/store/store-resolution.js';
 
 const facts = (dbExpectation: StoreSessionFacts['dbExpectation']): StoreSessionFacts => ({
   meta: null,
   dbExpectation,
   parentSessionId: null,
+  workspaceUncertain: false,
 });
 
 function occurrence(ref: string, representation: SessionOccurrence['representation']): SessionOccurrence {
@@ -27,11 +31,15 @@ function occurrence(ref: string, representation: SessionOccurrence['representati
 
 const records: TranscriptRecord[] = [{ line: 1, record: { role: 'user', message: { content: 'hi' } } }];
 
-function transcript(f: StoreSessionFacts): StoreContribution {
+function transcript(
+  f: StoreSessionFacts,
+  read: Partial<StoreTranscriptData> = {},
+  diagnostics: Diagnostic[] = [],
+): StoreContribution {
   return {
     kind: 'store-transcript',
     occurrence: occurrence('t', 'store-transcript'),
-    diagnostics: [],
+    diagnostics,
     data: {
       format: 'jsonl',
       readState: 'read',
@@ -40,9 +48,14 @@ function transcript(f: StoreSessionFacts): StoreContribution {
       partialTail: false,
       cutShort: false,
       facts: f,
+      ...read,
     },
   };
 }
+
+/** A transcript whose read failed on its first bytes: no record, the failure's diagnostic. */
+const undecodedTranscript = (f: StoreSessionFacts, code: string): StoreContribution =>
+  transcript(f, { records: [], cutShort: true }, [diagnostic(code, 'read failed', {}, { sessionId: 's' })]);
 
 function db(f: StoreSessionFacts, status: 'read' | 'failed'): StoreContribution {
   return {
@@ -88,5 +101,60 @@ describe('Store representation selection', () => {
       fidelity: 'complete',
       transcriptState: 'parsed',
     });
+  });
+
+  it('a transcript-only session that decoded nothing is fatal for that session, not an empty row', () => {
+    for (const code of ['SOURCE_ENCODING_INVALID', 'SOURCE_LIMIT_EXCEEDED']) {
+      const only = [undecodedTranscript(facts('not-expected'), code)];
+      expect(() => resolveStoreSession(only, { alone: true })).toThrow(SessionUnavailable);
+      expect(() => resolveStoreSession(only, { alone: true })).toThrow(expect.objectContaining({ code }));
+      // Another contributor (Composer, a capture) holds the session: the Store side only degrades.
+      expect(resolveStoreSession(only, { alone: false })).toMatchObject({
+        resolvedSource: 'store-metadata',
+        fidelity: 'partial',
+      });
+    }
+  });
+
+  it('a session directory keeps a transcript read failure a degraded metadata-only row', () => {
+    const withDir = [
+      db(facts('expected'), 'failed'),
+      undecodedTranscript(facts('expected'), 'SOURCE_ENCODING_INVALID'),
+    ];
+    expect(resolveStoreSession(withDir, { alone: true })).toMatchObject({
+      resolvedSource: 'store-metadata',
+      fidelity: 'partial',
+    });
+  });
+
+  it('unsupported meta.json makes even a complete DB view partial, so it never replaces an archived one', () => {
+    const meta = {
+      problem: 'invalid-json',
+      hasConversation: null,
+      cwd: null,
+      title: null,
+      createdAtMs: null,
+      updatedAtMs: null,
+    };
+    const view = resolveStoreSession([transcript({ ...facts('not-expected'), meta })], { alone: true });
+    expect(view).toMatchObject({ resolvedSource: 'store-transcript', fidelity: 'partial' });
+    expect(view.reasonCodes).toContain('store-meta-unsupported');
+  });
+
+  it('a transcript whose workspace may be the cwd of an unsupported meta.json is partial, not workspace-less', () => {
+    const uncertain = { ...facts('not-expected'), workspaceUncertain: true };
+    const view = resolveStoreSession([transcript(uncertain)], { alone: true });
+    expect(view.fidelity).toBe('partial');
+    expect(view.reasonCodes).toEqual(['store-meta-unsupported']);
+  });
+
+  it('a DB whose root blob is missing is a typed partial, never a silent empty conversation', () => {
+    const missingRoot = db(facts('expected'), 'read');
+    (missingRoot.data as { treeProblems: string[] }).treeProblems = ['missing-tree-blob'];
+    const view = resolveStoreSession([missingRoot], { alone: true });
+    expect(view.fidelity).toBe('partial');
+    expect(view.diagnostics.map((d) => [d.code, d.details.problems])).toEqual([
+      ['STORE_DB_PARTIAL', { 'missing-tree-blob': 1 }],
+    ]);
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { StoreTranscriptData, TranscriptRecord } from '../../../src/extract/store/store-contribution.js';
 import { transcriptMessages } from '../../../src/transform/store/transcript-messages.js';
 
-const facts = { meta: null, dbExpectation: 'not-expected' as const, parentSessionId: null };
+const facts = {
+  meta: null,
+  dbExpectation: 'not-expected' as const,
+  parentSessionId: null,
+  workspaceUncertain: false,
+};
 
 function data(
   records: Record<string, unknown>[],

@@ -1,0 +1,31 @@
+/**
+ * Diagnostics for Store files that exist but cannot be used: a store.db or transcript that is not a
+ * readable regular file inside the Store root, and a meta.json that is not supported metadata.
+ * Details name the representation and a reason code, never a path or content.
+ */
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+
+type Scope = { sessionId: string; sourceRef: string };
+
+export function unreadableStoreSource(
+  representation: 'store-db' | 'store-transcript',
+  reason: string,
+  scope: Scope,
+): Diagnostic {
+  const what = representation === 'store-db' ? 'A store.db' : 'An agent transcript';
+  return diagnostic(
+    'SOURCE_UNREADABLE',
+    `${what} could not be read; the session keeps only its other representations`,
+    { sourceKind: 'store', representation, reason, outcome: 'partial' },
+    { severity: 'error', ...scope },
+  );
+}
+
+export function unsupportedMetaJson(reason: string, scope: Scope): Diagnostic {
+  return diagnostic(
+    'STORE_META_JSON_INVALID',
+    'A Store session meta.json is not supported metadata; its workspace and times are unknown',
+    { reason, outcome: 'partial' },
+    scope,
+  );
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseMetaJson } from '../../../src/extract/store/meta-json.js';
+
+const bytes = (text: string | number[]): Buffer =>
+  typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text);
+
+describe('meta.json facts', () => {
+  it('names why a meta.json is not supported metadata', () => {
+    expect(parseMetaJson(bytes([0x7b, 0xff, 0x7d])).problem).toBe('invalid-encoding');
+    expect(parseMetaJson(bytes('{"cwd":')).problem).toBe('invalid-json');
+    expect(parseMetaJson(bytes('["x"]')).problem).toBe('not-an-object');
+    expect(parseMetaJson(bytes('{"schemaVersion":"1"}')).problem).toBe('invalid-schema-version');
+  });
+
+  it('keeps only documented fields of supported metadata, with no problem', () => {
+    const facts = parseMetaJson(
+      bytes('{"schemaVersion":1,"cwd":"/w","blobEncryptionKey":"k","hasConversation":true}'),
+    );
+    expect(facts).toEqual({
+      problem: null,
+      hasConversation: true,
+      cwd: '/w',
+      title: null,
+      createdAtMs: null,
+      updatedAtMs: null,
+    });
+  });
+});

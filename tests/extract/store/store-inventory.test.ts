@@ -1,0 +1,65 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inventoryStoreRoot } from '../../../src/extract/store/store-inventory.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+const base = tempDir('etl-store-inventory-');
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+let count = 0;
+
+/** A fresh Store root with one project's agent-transcripts dir, and a file outside the root. */
+function storeRoot(): { root: string; transcripts: string; outside: string } {
+  const dir = join(base, String(count++));
+  const root = join(dir, 'store');
+  const transcripts = join(root, 'projects', 'home-dev-repo', 'agent-transcripts');
+  mkdirSync(transcripts, { recursive: true });
+  const outside = join(dir, 'outside.jsonl');
+  writeFileSync(outside, '{"role":"user","message":{"content":"hi"}}\n');
+  return { root, transcripts, outside };
+}
+
+describe('Store inventory of entries that are not regular files', () => {
+  it('records every transcript-named entry with why it cannot be read, instead of skipping it', () => {
+    const { root, transcripts, outside } = storeRoot();
+    const nested = (id: string): string => {
+      mkdirSync(join(transcripts, id));
+      return join(transcripts, id, `${id}.jsonl`);
+    };
+    execFileSync('mkfifo', [nested('fifo')]);
+    execFileSync('mkfifo', [join(transcripts, 'flat-fifo.jsonl')]);
+    symlinkSync('/dev/zero', nested('device'));
+    symlinkSync(nested('loop'), join(transcripts, 'loop', 'loop.jsonl'));
+    symlinkSync(join(transcripts, 'gone'), nested('dangling'));
+    symlinkSync(outside, nested('outside'));
+    mkdirSync(nested('directory'));
+    writeFileSync(join(root, 'inside.jsonl'), '{}\n');
+    symlinkSync(join(root, 'inside.jsonl'), nested('inside'));
+    writeFileSync(nested('regular'), '{}\n');
+    const problems = Object.fromEntries(
+      inventoryStoreRoot(root).transcripts.map((t) => [t.sessionId, t.problem]),
+    );
+    expect(problems).toEqual({
+      dangling: 'ENOENT',
+      device: 'outside-store-root',
+      directory: 'not-a-regular-file',
+      fifo: 'not-a-regular-file',
+      'flat-fifo': 'not-a-regular-file',
+      inside: null,
+      loop: 'ELOOP',
+      outside: 'outside-store-root',
+      regular: null,
+    });
+  });
+
+  it('refuses a store.db linked outside the Store root and reports a meta.json that is not a file', () => {
+    const { root, outside } = storeRoot();
+    const dir = join(root, 'chats', 'a'.repeat(32), 'sess');
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(outside, join(dir, 'store.db'));
+    execFileSync('mkfifo', [join(dir, 'meta.json')]);
+    const [entry] = inventoryStoreRoot(root).sessionDirs;
+    expect(entry).toMatchObject({ dbProblem: 'outside-store-root', meta: { problem: 'not-a-regular-file' } });
+  });
+});
