@@ -17,9 +17,9 @@ async function settings(path: string, mode: 'write' | 'read'): Promise<Record<st
 }
 
 describe('DuckDB settings of a writing run', () => {
-  it('bound the buffer pool (128 MB) and raise the WAL checkpoint threshold; a read-only open keeps the defaults', async () => {
+  it('bound the buffer pool (64 MB) and raise the WAL checkpoint threshold; a read-only open keeps the defaults', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    expect(await settings(path, 'write')).toEqual({ memory: '122.0 MiB', checkpoint: '256.0 MiB' });
+    expect(await settings(path, 'write')).toEqual({ memory: '61.0 MiB', checkpoint: '256.0 MiB' });
     expect((await settings(path, 'read')).checkpoint).toBe('16.0 MiB');
   });
 });
