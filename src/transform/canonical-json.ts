@@ -5,24 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { InternalError } from '../shared/errors.js';
+import { type KeyOrder, keyOrder } from './canonical-key-order.js';
 import { Utf8HashSink } from './utf8-hash-sink.js';
-
-/** Maps a UTF-16 unit ≥ U+D800 so that surrogates (code points above U+FFFF) sort after U+E000–U+FFFF. */
-function codePointRank(unit: number): number {
-  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
-}
-
-function compareCodePoints(a: string, b: string): number {
-  // UTF-16 order differs from code-point order only between a surrogate and a unit ≥ U+E000.
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    return x >= 0xd800 && y >= 0xd800 ? codePointRank(x) - codePointRank(y) : x - y;
-  }
-  return a.length - b.length;
-}
 
 function reject(reason: string): never {
   throw new InternalError('CANONICAL_JSON_INVALID', `Value cannot be canonicalized: ${reason}`, { reason });
@@ -55,27 +39,24 @@ function writeScalar(value: unknown, out: Sink): void {
   }
 }
 
-/** Writes an object's opening brace and returns its keys with defined values, in code-point order. */
-function openObject(object: object, out: Sink): string[] {
+/** An object's canonical member order (its keys; members with undefined values are skipped later). */
+function orderOf(object: object): KeyOrder {
   const proto = Object.getPrototypeOf(object);
   if (proto !== Object.prototype && proto !== null) reject('non-plain object');
-  const record = object as Record<string, unknown>;
-  const keys: string[] = [];
-  for (const key of Object.keys(record)) if (record[key] !== undefined) keys.push(key);
-  keys.sort(compareCodePoints);
-  out.push('{');
-  return keys;
+  return keyOrder(Object.keys(object));
 }
 
 /**
  * Walks with an explicit stack instead of recursion, so arbitrarily deep source JSON (which
- * `JSON.parse` accepts) is canonicalized instead of overflowing the call stack. The stack is three
- * parallel arrays: the open container, its sorted keys (null for an array) and the next member.
+ * `JSON.parse` accepts) is canonicalized instead of overflowing the call stack. The stack is four
+ * parallel arrays: the open container, its key order (null for an array), the next member and
+ * whether an object member was written yet (its `{` goes out with the first member).
  */
 function write(root: unknown, out: Sink): void {
   const containers: object[] = [];
-  const keyLists: (string[] | null)[] = [];
+  const orders: (KeyOrder | null)[] = [];
   const positions: number[] = [];
+  const opened: boolean[] = [];
   const path = new Set<object>();
   let value = root;
   for (;;) {
@@ -86,19 +67,20 @@ function write(root: unknown, out: Sink): void {
       path.add(value);
       containers.push(value);
       positions.push(0);
+      opened.push(false);
       if (Array.isArray(value)) {
         out.push('[');
-        keyLists.push(null);
-      } else keyLists.push(openObject(value, out));
+        orders.push(null);
+      } else orders.push(orderOf(value));
     }
     // Close finished containers until one has a next member, which becomes `value`.
     for (;;) {
       const depth = containers.length - 1;
       if (depth < 0) return;
       const container = containers[depth]!;
-      const keys = keyLists[depth]!;
-      const i = positions[depth]!;
-      if (keys === null) {
+      const order = orders[depth]!;
+      let i = positions[depth]!;
+      if (order === null) {
         const items = container as unknown[];
         if (i < items.length) {
           positions[depth] = i + 1;
@@ -109,18 +91,26 @@ function write(root: unknown, out: Sink): void {
         }
         out.push(']');
       } else {
+        const record = container as Record<string, unknown>;
+        const keys = order.sorted;
+        let member: unknown;
+        for (; i < keys.length; i++) {
+          member = record[keys[i]!];
+          if (member !== undefined) break;
+        }
         if (i < keys.length) {
           positions[depth] = i + 1;
-          const key = keys[i]!;
-          out.push(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`);
-          value = (container as Record<string, unknown>)[key];
+          out.push(opened[depth] ? order.next[i]! : order.first[i]!);
+          opened[depth] = true;
+          value = member;
           break;
         }
-        out.push('}');
+        out.push(opened[depth] ? '}' : '{}');
       }
       containers.pop();
-      keyLists.pop();
+      orders.pop();
       positions.pop();
+      opened.pop();
       path.delete(container);
     }
   }

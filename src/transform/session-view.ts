@@ -135,3 +135,33 @@ export function absentMessageFacts(): Pick<ViewMessage, OptionalMessageFacts> {
     extensions: null,
   };
 }
+
+/**
+ * A message with its branch facts set. Named fields, not `{ ...base, … }`: V8 grows a spread copy
+ * member by member, about 4 KB of garbage per message on the full-load path.
+ */
+export function linkedMessage(
+  base: Omit<ViewMessage, 'parentMessageId' | 'onActiveBranch'>,
+  onActiveBranch: boolean,
+  parentMessageId: string | null,
+): ViewMessage {
+  return {
+    messageId: base.messageId,
+    identityOrigin: base.identityOrigin,
+    role: base.role,
+    content: base.content,
+    thinking: base.thinking,
+    model: base.model,
+    time: base.time,
+    parentMessageId,
+    onActiveBranch,
+    isSidechain: base.isSidechain,
+    isCorrupted: base.isCorrupted,
+    inputTokens: base.inputTokens,
+    outputTokens: base.outputTokens,
+    durationMs: base.durationMs,
+    origin: base.origin,
+    toolCalls: base.toolCalls,
+    extensions: base.extensions,
+  };
+}

@@ -11,10 +11,21 @@ const BUFFER_BYTES = 1 << 16;
 /** A UTF-16 unit encodes to at most 3 UTF-8 bytes (a surrogate pair: 4 bytes for 2 units). */
 const MAX_BYTES_PER_UNIT = 3;
 const SHORT_CHARS = 1 << 10;
+/**
+ * The buffer of the last finished sink, reused by the next one: most hashes are small (tool and
+ * message identities), and a fresh 64 KiB buffer each was a large share of their cost and of GC.
+ */
+let spare: Buffer | null = null;
+
+function takeBuffer(): Buffer {
+  const buffer = spare ?? Buffer.allocUnsafe(BUFFER_BYTES);
+  spare = null;
+  return buffer;
+}
 
 export class Utf8HashSink {
   readonly #hash: Hash = createHash('sha256');
-  readonly #buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  readonly #buffer: Buffer = takeBuffer();
   #used = 0;
   #short = '';
 
@@ -30,10 +41,12 @@ export class Utf8HashSink {
     this.#encode(piece);
   }
 
+  /** The digest; the sink must not be used afterwards (its buffer goes to the next sink). */
   digestHex(): string {
     this.#encode(this.#short);
     this.#short = '';
     this.#flush();
+    spare = this.#buffer;
     return this.#hash.digest('hex');
   }
 

@@ -30,4 +30,18 @@ describe('Utf8HashSink', () => {
     const pieces = ['a'.repeat(1023), `${'b'.repeat(21_000)}😀`, '😀'.repeat(600), 'c'];
     expect(hashPieces(pieces)).toBe(sha256Hex(pieces.join('')));
   });
+
+  it('keeps sinks that are open at the same time apart, before and after one finishes', () => {
+    const a = new Utf8HashSink();
+    const b = new Utf8HashSink();
+    a.push('é'.repeat(5000));
+    b.push('x'.repeat(3000));
+    a.push('tail-a');
+    expect(a.digestHex()).toBe(sha256Hex(`${'é'.repeat(5000)}tail-a`));
+    const c = new Utf8HashSink();
+    c.push('c'.repeat(4000));
+    b.push('tail-b');
+    expect(b.digestHex()).toBe(sha256Hex(`${'x'.repeat(3000)}tail-b`));
+    expect(c.digestHex()).toBe(sha256Hex('c'.repeat(4000)));
+  });
 });

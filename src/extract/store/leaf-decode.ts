@@ -4,7 +4,18 @@
  */
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 
+/**
+ * Whether the bytes can be a JSON object: `{` after an optional BOM and JSON whitespace. Protobuf
+ * leaves never are, and ruling them out here spares a thrown decode or parse error per leaf.
+ */
+function opensObject(bytes: Uint8Array): boolean {
+  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0a || bytes[at] === 0x0d) at++;
+  return bytes[at] === 0x7b;
+}
+
 function jsonObject(bytes: Uint8Array): Record<string, unknown> | null {
+  if (!opensObject(bytes)) return null;
   try {
     const value: unknown = JSON.parse(decodeStrictUtf8(bytes, 'sqlite'));
     return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -1,5 +1,5 @@
 /** Links Composer messages along the active branch: each branch message's parent is the previous one. */
-import type { ViewMessage } from '../session-view.js';
+import { linkedMessage, type ViewMessage } from '../session-view.js';
 
 export function linkActiveBranch(
   messages: readonly Omit<ViewMessage, 'parentMessageId' | 'onActiveBranch'>[],
@@ -8,11 +8,7 @@ export function linkActiveBranch(
   let previousOnBranch: string | null = null;
   return messages.map((base) => {
     const onActiveBranch = branch === null ? true : branch.has(base.messageId);
-    const message: ViewMessage = {
-      ...base,
-      onActiveBranch,
-      parentMessageId: onActiveBranch ? previousOnBranch : null,
-    };
+    const message = linkedMessage(base, onActiveBranch, onActiveBranch ? previousOnBranch : null);
     if (onActiveBranch) previousOnBranch = message.messageId;
     return message;
   });

@@ -9,8 +9,12 @@ import type { ViewMessage, ViewToolCall } from '../session-view.js';
 const PLACEHOLDERS = new Set(['', '[empty message]', '[corrupted message]']);
 const USER_QUERY = /^<user_query>([\s\S]*)<\/user_query>$/;
 
+// Every whitespace run becomes one space; a run that already is one space is left alone, so
+// ordinary prose (a match per word with `\s+`) is not rebuilt. Same result as `/\s+/g`.
+const WHITESPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
+
 export function normalizeText(content: string): string {
-  const collapsed = content.replace(/\s+/g, ' ').trim();
+  const collapsed = content.replace(WHITESPACE_TO_COLLAPSE, ' ').trim();
   const wrapped = USER_QUERY.exec(collapsed);
   return wrapped ? wrapped[1]!.trim() : collapsed;
 }

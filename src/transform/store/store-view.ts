@@ -10,12 +10,13 @@ import type {
   StoreTranscriptContribution,
 } from '../../extract/store/store-contribution.js';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
-import type {
-  InstanceState,
-  SessionTime,
-  SessionView,
-  ViewMessage,
-  ViewSourceInstance,
+import {
+  type InstanceState,
+  linkedMessage,
+  type SessionTime,
+  type SessionView,
+  type ViewMessage,
+  type ViewSourceInstance,
 } from '../session-view.js';
 import { storeDbMessages } from './store-db-messages.js';
 import { type TranscriptState, transcriptMessages } from './transcript-messages.js';
@@ -60,7 +61,7 @@ function sessionTimes(facts: StoreSessionFacts, dbCreated: number | null) {
 function linkParents(messages: ViewMessage[]): ViewMessage[] {
   let previous: string | null = null;
   return messages.map((m) => {
-    const linked = m.onActiveBranch && m.parentMessageId === null ? { ...m, parentMessageId: previous } : m;
+    const linked = m.onActiveBranch && m.parentMessageId === null ? linkedMessage(m, true, previous) : m;
     if (m.onActiveBranch) previous = m.messageId;
     return linked;
   });

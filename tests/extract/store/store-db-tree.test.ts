@@ -106,6 +106,13 @@ describe('store.db leaves', () => {
     });
     expect(decodeLeaf(Buffer.from([0x22, 0x05, 0x31, 0x32]))).toBeNull();
   });
+
+  it('takes JSON after JSON whitespace, and only objects: arrays, scalars and a second BOM are not leaves', () => {
+    expect(decodeLeaf(Buffer.from('\uFEFF \r\n\t{"role":"user"} '))).toEqual({ role: 'user' });
+    expect(decodeLeaf(Buffer.from(' {"role":"user"}'))).toEqual({ role: 'user' });
+    for (const text of ['[{"role":"user"}]', '"{}"', '\uFEFF\uFEFF{"role":"user"}', '\u00a0{"a":1}', ''])
+      expect(decodeLeaf(Buffer.from(text))).toBeNull();
+  });
 });
 
 describe('store.db meta row', () => {
