@@ -6,8 +6,10 @@
  * With ETL_FAULT_AT=<n> the process SIGKILLs itself at point n; with ETL_FAULT_ERROR=<errno code>
  * (ENOSPC, EIO) it throws that storage error there, as DuckDB reports it (an "IO Error" message) at
  * DuckDB points and as Node does (`code`) at file system points; with ETL_FAULT_PAUSE=<file> it
- * writes `<file>.paused` and blocks until `<file>` exists (so a test can act while the run holds
- * its state). ETL_FAULT_LOG lists the labels of every point reached.
+ * writes `<file>.paused` (JSON: pid, point number, label, SQL) and blocks until `<file>` exists (so
+ * a test can act while the run holds its state). ETL_FAULT_AT_SQL=<regex> makes the fault point the
+ * first SQLite read whose SQL matches, instead of a number (a hold found from what the run reads).
+ * ETL_FAULT_LOG lists the labels of every point reached.
  */
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
@@ -18,6 +20,7 @@ const at = Number(process.env.ETL_FAULT_AT ?? '0');
 const errorCode = process.env.ETL_FAULT_ERROR;
 const log = process.env.ETL_FAULT_LOG;
 const pause = process.env.ETL_FAULT_PAUSE;
+const atSql = process.env.ETL_FAULT_AT_SQL ? new RegExp(process.env.ETL_FAULT_AT_SQL) : null;
 const fsRoot = process.env.ETL_FAULT_FS_ROOT ? resolve(process.env.ETL_FAULT_FS_ROOT) : null;
 let reached = 0;
 
@@ -29,29 +32,45 @@ function storageError(label: string, code: string): Error {
   return Object.assign(new Error(`${code}: ${text.toLowerCase()}, ${label}`), { code, syscall: label });
 }
 
-function point(label: string): void {
+let sqlMatched = false;
+
+/** Whether this point is the fault point: the `at`-th point, or the first read matching `atSql`. */
+function isFaultPoint(sql: string | undefined): boolean {
+  if (atSql === null) return reached === at;
+  if (sqlMatched || sql === undefined || !atSql.test(sql)) return false;
+  sqlMatched = true;
+  return true;
+}
+
+function point(label: string, sql?: string): void {
   reached++;
   if (log) appendFileSync(log, `${label}\n`);
-  if (reached !== at) return;
+  if (!isFaultPoint(sql)) return;
   if (errorCode) throw storageError(label, errorCode);
   if (pause) {
-    waitFor(pause);
+    waitFor(pause, { pid: process.pid, point: reached, label, sql: sql ?? null });
     return;
   }
   process.kill(process.pid, 'SIGKILL');
 }
 
-function waitFor(resumeFile: string): void {
-  writeFileSync(`${resumeFile}.paused`, String(process.pid));
+function waitFor(resumeFile: string, held: Record<string, unknown>): void {
+  writeFileSync(`${resumeFile}.paused`, JSON.stringify(held));
   const cell = new Int32Array(new SharedArrayBuffer(4));
   while (!existsSync(resumeFile)) Atomics.wait(cell, 0, 0, 20);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: wrapping arbitrary prototype methods by name.
-function wrap(proto: any, name: string, label: (args: unknown[]) => string): void {
+/** `sql` names what a SQLite statement reads (its `source`), for `ETL_FAULT_AT_SQL`. */
+function wrap(
+  // biome-ignore lint/suspicious/noExplicitAny: wrapping arbitrary prototype methods by name.
+  proto: any,
+  name: string,
+  label: (args: unknown[]) => string,
+  sql?: (self: { source: string }) => string,
+): void {
   const original = proto[name] as (...args: unknown[]) => unknown;
-  proto[name] = function (this: unknown, ...args: unknown[]) {
-    point(label(args));
+  proto[name] = function (this: { source: string }, ...args: unknown[]) {
+    point(label(args), sql?.(this));
     return original.apply(this, args);
   };
 }
@@ -72,7 +91,13 @@ const Database = createRequire(import.meta.url)('better-sqlite3');
 const probe = new Database(':memory:');
 const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1'));
 probe.close();
-for (const name of ['get', 'all']) wrap(statementProto, name, () => `sqlite ${name}`);
+for (const name of ['get', 'all'])
+  wrap(
+    statementProto,
+    name,
+    () => `sqlite ${name}`,
+    (stmt) => stmt.source,
+  );
 
 /** What a dataset path is, for the point label: the publication step it belongs to. */
 function pathKind(path: string): string {

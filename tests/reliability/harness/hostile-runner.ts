@@ -4,7 +4,7 @@
  * canary in any output, no temp residue, and archived sessions byte-for-byte unchanged.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import {
@@ -179,10 +179,10 @@ async function runIn(
   const midRun = hostile.midRun!;
   const control = join(dirs.scratch, 'resume');
   const run = await startPausedRun(args, midRun.at, control, dirs.tmp, {}, 60_000);
-  // The change must land while the run is held mid-read, or the case tests nothing.
-  expect({ case: hostile.name, held: existsSync(`${control}.paused`) }).toEqual({
+  // The change must land while the run is held at the read the case names, or it tests nothing.
+  expect({ case: hostile.name, heldAt: midRun.at.test(run.held?.sql ?? '') }).toEqual({
     case: hostile.name,
-    held: true,
+    heldAt: true,
   });
   midRun.change(dirs.root);
   run.resume();
