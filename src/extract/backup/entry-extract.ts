@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, rmSync } from 'node:fs';
 import { type Readable, Transform, type TransformCallback, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Entry, LocalFileHeader } from 'yauzl';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import { BackupArchiveInvalid } from './backup-errors.js';
@@ -73,12 +74,36 @@ export class OutputMeter extends Transform {
   }
 }
 
+/** Bit 3: sizes and CRC follow the data (a data descriptor); the local header holds zeros. */
+const FLAG_DATA_DESCRIPTOR = 0x0008;
+/** Flags that change how the data is read: encryption (bits 0 and 6) and the data descriptor. */
+const READ_FLAGS = 0x0001 | 0x0040 | FLAG_DATA_DESCRIPTOR;
+/** A ZIP64 local header defers its sizes to the extra field. */
+const ZIP64_SIZE = 0xffffffff;
+
+/**
+ * A local header that disagrees with its central record (name, method, read flags, and without a
+ * data descriptor CRC and sizes) lets two readers see two archives, so it is refused, not resolved.
+ */
+function localAgrees(local: LocalFileHeader, entry: Entry): boolean {
+  if (!local.fileName.equals(entry.fileNameRaw) || local.compressionMethod !== entry.compressionMethod)
+    return false;
+  if ((local.generalPurposeBitFlag ^ entry.generalPurposeBitFlag) & READ_FLAGS) return false;
+  if (local.generalPurposeBitFlag & FLAG_DATA_DESCRIPTOR) return true;
+  const size = (declared: number, central: number): boolean =>
+    declared === ZIP64_SIZE || declared === central;
+  return (
+    local.crc32 === entry.crc32 &&
+    size(local.compressedSize, entry.compressedSize) &&
+    size(local.uncompressedSize, entry.uncompressedSize)
+  );
+}
+
 async function openChecked(index: ZipIndex, item: IndexedEntry): Promise<Readable> {
   const { entry } = item;
   try {
     const local = await index.zip.readLocalFileHeaderPromise(entry);
-    if (!local.fileName.equals(entry.fileNameRaw) || local.compressionMethod !== entry.compressionMethod)
-      throw new BackupArchiveInvalid('local-central-mismatch');
+    if (!localAgrees(local, entry)) throw new BackupArchiveInvalid('local-central-mismatch');
     return await index.zip.openReadStreamPromise(entry);
   } catch (error) {
     if (error instanceof BackupArchiveInvalid) throw error;

@@ -3,7 +3,7 @@
  * as a whole before any entry is decompressed: container size, entry count, per-entry and aggregate
  * declared sizes and ratios, safe names, regular files only, STORE/DEFLATE, no encryption.
  */
-import { statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import type { Entry, ZipFile } from 'yauzl';
 import { requireCommonJs } from '../../shared/require-commonjs.js';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
@@ -33,10 +33,31 @@ const UNIX_HOST = 3;
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 
-function openZip(path: string): Promise<ZipFile> {
+/**
+ * Opens the archive without blocking (a FIFO opens at once under O_NONBLOCK and is never read) and
+ * admits only a regular file, judged on the opened descriptor. A missing path keeps its ENOENT (the
+ * caller's BACKUP_NOT_FOUND); any other open failure (denied, a symlink loop) is an unreadable
+ * container.
+ */
+function openArchiveFile(path: string): { fd: number; size: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw error;
+    throw new BackupArchiveInvalid('container-unreadable', { errno: code ?? 'unknown' });
+  }
+  const stat = fstatSync(fd);
+  if (stat.isFile()) return { fd, size: stat.size };
+  closeSync(fd);
+  throw new BackupArchiveInvalid('not-a-regular-file');
+}
+
+function openZip(fd: number): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(
-      path,
+    yauzl.fromFd(
+      fd,
       { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
       (error, zip) => (error || !zip ? reject(error) : resolve(zip)),
     );
@@ -108,12 +129,15 @@ async function readCentralDirectory(zip: ZipFile, limits: ReadLimits): Promise<M
 
 /** Opens and admits an archive; every failure is fatal for this archive and closes it. */
 export async function openZipIndex(path: string, limits: ReadLimits): Promise<ZipIndex> {
-  const size = statSync(path).size;
-  checkLimit('zipCompressedBytes', limits.zipCompressedBytes, size);
+  const { fd, size } = openArchiveFile(path);
   let zip: ZipFile;
   try {
-    zip = await openZip(path);
-  } catch {
+    checkLimit('zipCompressedBytes', limits.zipCompressedBytes, size);
+    zip = await openZip(fd);
+  } catch (error) {
+    // Until yauzl owns the descriptor (closing the ZipFile closes it), it is ours to close.
+    closeSync(fd);
+    if (error instanceof SourceLimitExceeded) throw error;
     throw new BackupArchiveInvalid('container-unreadable');
   }
   try {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBackup, writeBackup } from '../../../fixtures/backup/backup-builder.js';
@@ -195,6 +195,27 @@ describe('hostile backup archives: typed fatal outcome, no temp residue, archive
     const archive = join(root, 'truncated.zip');
     writeFileSync(archive, bytes.subarray(0, bytes.length - 40));
     await expectFatal(archive, 'BACKUP_ARCHIVE_INVALID', { reason: 'container-unreadable' });
+  });
+
+  it('a local header whose sizes disagree with the central directory is rejected', async () => {
+    const bytes = Buffer.from(buildBackup({ global: CHANGED }));
+    // The first local header's compressed size (offset 18); the central record keeps the true one.
+    bytes.writeUInt32LE(0xffff, 18);
+    const archive = join(root, 'local-size-lie.zip');
+    writeFileSync(archive, bytes);
+    await expectFatal(archive, 'BACKUP_ARCHIVE_INVALID', { reason: 'local-central-mismatch' });
+  });
+
+  it('a directory where the archive should be is not a regular file', async () => {
+    const archive = join(root, 'a-directory.zip');
+    mkdirSync(archive);
+    await expectFatal(archive, 'BACKUP_ARCHIVE_INVALID', { reason: 'not-a-regular-file' });
+  });
+
+  it('a symlink loop where the archive should be is an unreadable container, not an internal error', async () => {
+    const archive = join(root, 'loop.zip');
+    symlinkSync(archive, archive);
+    await expectFatal(archive, 'BACKUP_ARCHIVE_INVALID', { reason: 'container-unreadable', errno: 'ELOOP' });
   });
 
   it('an encrypted entry is rejected', async () => {
