@@ -22,6 +22,24 @@ function entryType(path: string): 'file' | 'directory' | 'absent' | 'other' {
   }
 }
 
+/**
+ * The workspace directories, in code-point order. A `workspaceStorage` that cannot be listed (no
+ * permission) holds no database the run can open, as an unreadable workspace directory does
+ * (`entryType` says `absent`); the global DB is still read.
+ */
+function workspaceDirNames(workspaceRoot: string): string[] {
+  try {
+    return readdirSync(workspaceRoot, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') return [];
+    throw error;
+  }
+}
+
 /** Derives a source's opaque key from its kind and physical path (a backup keys by archive entry). */
 export type SourceKeyDeriver = (kind: SourceKind, locator: string) => string;
 
@@ -50,11 +68,7 @@ export function discoverUserDir(
   }
   const workspaceRoot = join(userDir, 'workspaceStorage');
   if (entryType(workspaceRoot) === 'directory') {
-    const entries = readdirSync(workspaceRoot, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-      .sort();
-    for (const name of entries) {
+    for (const name of workspaceDirNames(workspaceRoot)) {
       const db = join(workspaceRoot, name, 'state.vscdb');
       if (entryType(db) !== 'file') continue;
       sources.push({
