@@ -45,7 +45,14 @@ export class CaptureAdapter implements SourceAdapter {
     for (const locator of walked.files) {
       const sourceKey = sourceKeyFor('capture-file', locator);
       this.order.set(sourceKey, this.order.size);
-      const surface = sniffSurface(locator);
+      let surface: CaptureSurface | null;
+      try {
+        surface = sniffSurface(locator);
+      } catch (error) {
+        // A file that cannot be opened (no permission) is refused, as a failed read is at catalog.
+        this.pending.push(rejectionDiagnostic(error, sourceKey));
+        continue;
+      }
       if (surface === null) {
         this.pending.push(
           diagnostic(

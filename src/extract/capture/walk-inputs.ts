@@ -2,12 +2,13 @@
  * Expands `--input` paths into capture files: a file is taken as given; a directory is walked in
  * sorted order up to a depth and entry bound. Symlinks are never followed (not even a top-level
  * one) and special files are never opened; skipped entries become diagnostics, except a special
- * file named directly, which is a usage error.
+ * file named directly, which is a usage error; a folder that cannot be listed is a refused source.
  */
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { sourceKeyFor } from '../fs/source-identity.js';
+import { rejectionDiagnostic } from './capture-rejection.js';
 import { CaptureInputNotAFile, NOT_A_FILE, nonFileType } from './input-not-a-file.js';
 
 export const WALK_MAX_DEPTH = 8;
@@ -67,7 +68,14 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
       );
       return;
     }
-    const children: Dirent[] = readdirSync(path, { withFileTypes: true });
+    let children: Dirent[];
+    try {
+      children = readdirSync(path, { withFileTypes: true });
+    } catch (error) {
+      // A folder that may not be listed is refused like an unreadable file (CAPTURE_UNREADABLE).
+      diagnostics.push(rejectionDiagnostic(error, sourceKeyFor('capture-file', path)));
+      return;
+    }
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const child of children) visit(join(path, child.name), depth + 1);
   };

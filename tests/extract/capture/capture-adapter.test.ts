@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { writeCapture } from '../../../fixtures/capture/write-capture.js';
+import { CLI_CAPTURE } from '../../../fixtures/hostile/baseline-sources.js';
+import { CaptureAdapter } from '../../../src/extract/capture/capture-adapter.js';
+import type { SourceRoots } from '../../../src/extract/source-adapter.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+/** The suite runs as root, whom `chmod 000` does not deny: these paths refuse as they would for a user. */
+const denied = vi.hoisted(() => ({ paths: new Set<string>() }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const refuse = <F extends (...args: never[]) => unknown>(original: F): F =>
+    ((path: string, ...rest: unknown[]) => {
+      if (denied.paths.has(path))
+        throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      return (original as (...args: unknown[]) => unknown)(path, ...rest);
+    }) as F;
+  const patched = { readdirSync: refuse(fs.readdirSync), openSync: refuse(fs.openSync) };
+  return { ...fs, ...patched, default: { ...fs, ...patched } };
+});
+
+const roots = (inputs: string[]): SourceRoots => ({
+  cursorUserDir: null,
+  cursorStoreRoot: null,
+  inputs,
+  backups: [],
+  carrier: 'capture',
+});
+
+async function discover(inputs: string[]) {
+  const adapter = new CaptureAdapter();
+  const sources = await adapter.discover(roots(inputs));
+  return { sources: sources.map((s) => s.locator), diagnostics: adapter.drainDiagnostics() };
+}
+
+describe('capture discovery of inputs it may not read', () => {
+  it('refuses a file it cannot open (CAPTURE_UNREADABLE, fail-closed) and keeps the readable ones', async () => {
+    const dir = tempDir('etl-capture-denied-');
+    const readable = writeCapture(dir, 'a.ndjson', CLI_CAPTURE);
+    const locked = writeCapture(dir, 'b.ndjson', CLI_CAPTURE);
+    denied.paths = new Set([locked]);
+    const { sources, diagnostics } = await discover([dir]);
+    expect(sources).toEqual([readable]);
+    expect(diagnostics.map((d) => [d.code, d.details])).toEqual([
+      ['CAPTURE_UNREADABLE', { errorCode: 'EACCES', outcome: 'fatal', failClosed: true }],
+    ]);
+  });
+
+  it('refuses a folder it cannot list, without reading below it', async () => {
+    const dir = tempDir('etl-capture-denied-');
+    const readable = writeCapture(dir, 'a.ndjson', CLI_CAPTURE);
+    const locked = join(dir, 'locked');
+    mkdirSync(locked);
+    writeCapture(locked, 'b.ndjson', CLI_CAPTURE);
+    denied.paths = new Set([locked]);
+    const { sources, diagnostics } = await discover([dir]);
+    expect(sources).toEqual([readable]);
+    expect(diagnostics.map((d) => d.code)).toEqual(['CAPTURE_UNREADABLE']);
+  });
+});
