@@ -5,21 +5,12 @@ import { writeCapture } from '../../../fixtures/capture/write-capture.js';
 import { CLI_CAPTURE } from '../../../fixtures/hostile/baseline-sources.js';
 import { CaptureAdapter } from '../../../src/extract/capture/capture-adapter.js';
 import type { SourceRoots } from '../../../src/extract/source-adapter.js';
+import { denied } from '../../helpers/denied-fs.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
-/** The suite runs as root, whom `chmod 000` does not deny: these paths refuse as they would for a user. */
-const denied = vi.hoisted(() => ({ paths: new Set<string>() }));
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const refuse = <F extends (...args: never[]) => unknown>(original: F): F =>
-    ((path: string, ...rest: unknown[]) => {
-      if (denied.paths.has(path))
-        throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
-      return (original as (...args: unknown[]) => unknown)(path, ...rest);
-    }) as F;
-  const patched = { readdirSync: refuse(fs.readdirSync), openSync: refuse(fs.openSync) };
-  return { ...fs, ...patched, default: { ...fs, ...patched } };
-});
+vi.mock('node:fs', async (original) =>
+  (await import('../../helpers/denied-fs.js')).deniedFs(await original()),
+);
 
 const roots = (inputs: string[]): SourceRoots => ({
   cursorUserDir: null,
@@ -40,7 +31,8 @@ describe('capture discovery of inputs it may not read', () => {
     const dir = tempDir('etl-capture-denied-');
     const readable = writeCapture(dir, 'a.ndjson', CLI_CAPTURE);
     const locked = writeCapture(dir, 'b.ndjson', CLI_CAPTURE);
-    denied.paths = new Set([locked]);
+    denied.clear();
+    denied.set(locked, 'EACCES');
     const { sources, diagnostics } = await discover([dir]);
     expect(sources).toEqual([readable]);
     expect(diagnostics.map((d) => [d.code, d.details])).toEqual([
@@ -54,7 +46,8 @@ describe('capture discovery of inputs it may not read', () => {
     const locked = join(dir, 'locked');
     mkdirSync(locked);
     writeCapture(locked, 'b.ndjson', CLI_CAPTURE);
-    denied.paths = new Set([locked]);
+    denied.clear();
+    denied.set(locked, 'EACCES');
     const { sources, diagnostics } = await discover([dir]);
     expect(sources).toEqual([readable]);
     expect(diagnostics.map((d) => d.code)).toEqual(['CAPTURE_UNREADABLE']);

@@ -3,18 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
 import { globalDbPath, writeBaselineGlobalDb } from '../../../fixtures/hostile/baseline-corpus.js';
 import { discoverUserDir } from '../../../src/extract/composer/discover-user-dir.js';
+import { denied } from '../../helpers/denied-fs.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
-/** The suite runs as root, whom `chmod 000` does not deny: the listing refuses as it would for a user. */
-const denied = vi.hoisted(() => ({ dir: '', code: 'EACCES' }));
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const readdirSync = ((path: string, ...rest: unknown[]) => {
-    if (path === denied.dir) throw Object.assign(new Error(`${denied.code}: refused`), { code: denied.code });
-    return (fs.readdirSync as (...args: unknown[]) => unknown)(path, ...rest);
-  }) as typeof fs.readdirSync;
-  return { ...fs, readdirSync, default: { ...fs, readdirSync } };
-});
+vi.mock('node:fs', async (original) =>
+  (await import('../../helpers/denied-fs.js')).deniedFs(await original()),
+);
 
 function userDirWithWorkspace(): string {
   const userDir = join(tempDir('etl-discover-'), 'User');
@@ -28,7 +22,7 @@ const workspaceDb = (userDir: string): string => join(userDir, 'workspaceStorage
 describe('discoverUserDir with a workspaceStorage it may not list', () => {
   it('finds the workspace database when the listing is allowed', () => {
     const userDir = userDirWithWorkspace();
-    denied.dir = '';
+    denied.clear();
     expect(discoverUserDir(userDir, 'live').map((s) => s.locator)).toEqual([
       globalDbPath(userDir),
       workspaceDb(userDir),
@@ -37,15 +31,13 @@ describe('discoverUserDir with a workspaceStorage it may not list', () => {
 
   it('still discovers the global database, and no workspace database, when listing is denied', () => {
     const userDir = userDirWithWorkspace();
-    denied.dir = join(userDir, 'workspaceStorage');
-    denied.code = 'EACCES';
+    denied.set(join(userDir, 'workspaceStorage'), 'EACCES');
     expect(discoverUserDir(userDir, 'live').map((s) => s.locator)).toEqual([globalDbPath(userDir)]);
   });
 
   it('lets any other listing failure propagate (it is not a permission fact)', () => {
     const userDir = userDirWithWorkspace();
-    denied.dir = join(userDir, 'workspaceStorage');
-    denied.code = 'EIO';
+    denied.set(join(userDir, 'workspaceStorage'), 'EIO');
     expect(() => discoverUserDir(userDir, 'live')).toThrow('EIO');
   });
 });

@@ -1,0 +1,22 @@
+/**
+ * A `node:fs` for `vi.mock` in which chosen paths refuse to be listed, opened or read: the suite
+ * runs as root, whom `chmod 000` does not deny. Usage, at the top of a test file:
+ *   vi.mock('node:fs', async (original) => (await import('../../helpers/denied-fs.js')).deniedFs(await original()));
+ * then `denied.set(path, 'EACCES')`.
+ */
+export const denied = new Map<string, string>();
+
+const REFUSING = ['readdirSync', 'openSync', 'readFileSync'] as const;
+
+export function deniedFs<T extends Record<string, unknown>>(fs: T): T {
+  const patched: Record<string, unknown> = {};
+  for (const name of REFUSING) {
+    const original = fs[name] as (...args: unknown[]) => unknown;
+    patched[name] = (path: unknown, ...rest: unknown[]): unknown => {
+      const code = typeof path === 'string' ? denied.get(path) : undefined;
+      if (code !== undefined) throw Object.assign(new Error(`${code}: refused by the test`), { code });
+      return original(path, ...rest);
+    };
+  }
+  return { ...fs, ...patched, default: { ...fs, ...patched } };
+}
