@@ -30,7 +30,11 @@ import {
   type TranscriptEntry,
   transcriptWorkspace,
 } from './store-inventory.js';
-import { unreadableStoreSource, unsupportedMetaJson } from './store-source-diagnostics.js';
+import {
+  unlistableStoreDirectories,
+  unreadableStoreSource,
+  unsupportedMetaJson,
+} from './store-source-diagnostics.js';
 import { readTranscript } from './transcript-reader.js';
 
 type StoreHandle =
@@ -71,9 +75,11 @@ export class StoreAdapter implements SourceAdapter {
   readonly name = 'store';
   private readonly planned = new Map<string, PlannedSource>();
 
-  async discover(roots: SourceRoots): Promise<DiscoveredSource[]> {
+  async discover(roots: SourceRoots, ctx?: ReadContext): Promise<DiscoveredSource[]> {
     if (roots.cursorStoreRoot === null) return [];
     const inventory = inventoryStoreRoot(roots.cursorStoreRoot);
+    const inventoryComplete = inventory.unlistable.length === 0;
+    for (const item of unlistableStoreDirectories(inventory.unlistable)) ctx?.diagnostics?.add(item);
     const dirsById = new Map<string, SessionDirEntry[]>();
     for (const dir of inventory.sessionDirs)
       dirsById.set(dir.sessionId, [...(dirsById.get(dir.sessionId) ?? []), dir]);
@@ -89,6 +95,7 @@ export class StoreAdapter implements SourceAdapter {
         dbExpectation: dbExpectation(dirs),
         parentSessionId: parent,
         workspaceUncertain: false,
+        inventoryComplete,
       };
     };
     const sources: DiscoveredSource[] = [];

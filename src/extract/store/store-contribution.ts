@@ -26,6 +26,11 @@ export interface StoreSessionFacts {
    * would attribute it may be the unreadable one, so its workspace is unknown rather than absent.
    */
   workspaceUncertain: boolean;
+  /**
+   * False when a directory of the Store tree could not be listed: any session may then miss a
+   * representation, its metadata or the cwd its transcript's workspace comes from.
+   */
+  inventoryComplete: boolean;
 }
 
 /** One decoded leaf of the store.db tree, in depth-first traversal order. */

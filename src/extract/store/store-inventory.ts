@@ -34,17 +34,28 @@ export interface TranscriptEntry {
 export interface StoreInventory {
   sessionDirs: SessionDirEntry[];
   transcripts: TranscriptEntry[];
+  /** The errno of every directory that exists but could not be listed (no path). */
+  unlistable: string[];
+}
+
+/** What one inventory walk shares: the resolved root, and where unlistable directories go. */
+interface Walk {
+  realRoot: string;
+  unlistable: string[];
 }
 
 const HEX32 = /^[0-9a-fA-F]{32}$/;
 const EPOCH_BUCKET = /^\d{13}$/;
 
-function list(dir: string): Dirent[] {
+/** An absent path lists as empty; a directory that exists but cannot be listed is recorded. */
+function list(dir: string, walk: Walk): Dirent[] {
   try {
     return readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
     );
-  } catch {
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    if (reason !== 'ENOENT' && reason !== 'ENOTDIR') walk.unlistable.push(reason);
     return [];
   }
 }
@@ -80,37 +91,37 @@ function sessionDir(
   sessionId: string,
   dir: string,
   layout: SessionDirEntry['layout'],
-  realRoot: string,
+  walk: Walk,
 ): SessionDirEntry | null {
-  const entries = list(dir);
+  const entries = list(dir, walk);
   // Any entry named store.db counts: a directory, FIFO or broken link there is reported, not skipped.
   const dbPath = entries.some((e) => e.name === 'store.db') ? join(dir, 'store.db') : null;
-  const dbProblem = dbPath === null ? null : regularFileProblem(dbPath, realRoot);
+  const dbProblem = dbPath === null ? null : regularFileProblem(dbPath, walk.realRoot);
   // A meta.json that is a directory, FIFO or broken link is unsupported metadata, not an absent one.
   const meta = entries.some((e) => e.name === 'meta.json') ? readMetaJson(join(dir, 'meta.json')) : null;
   if (dbPath === null && meta === null) return null;
   return { sessionId, dir, layout, dbPath, dbProblem, meta };
 }
 
-function inventoryChats(root: string, realRoot: string, out: SessionDirEntry[]): void {
-  for (const bucket of list(join(root, 'chats'))) {
+function inventoryChats(root: string, walk: Walk, out: SessionDirEntry[]): void {
+  for (const bucket of list(join(root, 'chats'), walk)) {
     if (!bucket.isDirectory()) continue;
     const bucketDir = join(root, 'chats', bucket.name);
-    const inside = list(bucketDir);
+    const inside = list(bucketDir, walk);
     if (HEX32.test(bucket.name) && hasFile(inside, 'store.db')) {
-      const entry = sessionDir(bucket.name, bucketDir, 'compact', realRoot);
+      const entry = sessionDir(bucket.name, bucketDir, 'compact', walk);
       if (entry) out.push(entry);
       continue;
     }
     for (const child of inside) {
       if (!child.isDirectory()) continue;
-      const entry = sessionDir(child.name, join(bucketDir, child.name), 'chats', realRoot);
+      const entry = sessionDir(child.name, join(bucketDir, child.name), 'chats', walk);
       if (entry) out.push(entry);
     }
   }
-  for (const child of list(join(root, 'acp-sessions'))) {
+  for (const child of list(join(root, 'acp-sessions'), walk)) {
     if (!child.isDirectory()) continue;
-    const entry = sessionDir(child.name, join(root, 'acp-sessions', child.name), 'acp', realRoot);
+    const entry = sessionDir(child.name, join(root, 'acp-sessions', child.name), 'acp', walk);
     if (entry) out.push(entry);
   }
 }
@@ -123,20 +134,20 @@ function stem(name: string, extension: string): string | null {
  * Any entry with a transcript's name counts, whatever it is: a FIFO, device, directory or link that
  * cannot be read as a regular file inside the root is recorded with its problem, never skipped.
  */
-function inventoryTranscripts(root: string, realRoot: string, out: TranscriptEntry[]): void {
-  for (const project of list(join(root, 'projects'))) {
+function inventoryTranscripts(root: string, walk: Walk, out: TranscriptEntry[]): void {
+  for (const project of list(join(root, 'projects'), walk)) {
     if (!project.isDirectory()) continue;
     const base = join(root, 'projects', project.name, 'agent-transcripts');
     const add = (sessionId: string, path: string, layout: TranscriptLayout, parent: string | null = null) =>
       out.push({
         sessionId,
         path,
-        problem: regularFileProblem(path, realRoot),
+        problem: regularFileProblem(path, walk.realRoot),
         layout,
         projectDir: project.name,
         parentSessionId: parent,
       });
-    for (const entry of list(base)) {
+    for (const entry of list(base, walk)) {
       if (!entry.isDirectory()) {
         const flat = stem(entry.name, '.jsonl');
         const legacy = stem(entry.name, '.txt');
@@ -145,9 +156,9 @@ function inventoryTranscripts(root: string, realRoot: string, out: TranscriptEnt
         continue;
       }
       const nestedDir = join(base, entry.name);
-      if (list(nestedDir).some((e) => e.name === `${entry.name}.jsonl`))
+      if (list(nestedDir, walk).some((e) => e.name === `${entry.name}.jsonl`))
         add(entry.name, join(nestedDir, `${entry.name}.jsonl`), 'nested');
-      for (const sub of list(join(nestedDir, 'subagents'))) {
+      for (const sub of list(join(nestedDir, 'subagents'), walk)) {
         const id = sub.isDirectory() ? null : stem(sub.name, '.jsonl');
         if (id !== null) add(id, join(nestedDir, 'subagents', sub.name), 'subagent', entry.name);
       }
@@ -156,10 +167,10 @@ function inventoryTranscripts(root: string, realRoot: string, out: TranscriptEnt
 }
 
 export function inventoryStoreRoot(root: string): StoreInventory {
-  const inventory: StoreInventory = { sessionDirs: [], transcripts: [] };
-  const realRoot = realRootOf(root);
-  inventoryChats(root, realRoot, inventory.sessionDirs);
-  inventoryTranscripts(root, realRoot, inventory.transcripts);
+  const inventory: StoreInventory = { sessionDirs: [], transcripts: [], unlistable: [] };
+  const walk: Walk = { realRoot: realRootOf(root), unlistable: inventory.unlistable };
+  inventoryChats(root, walk, inventory.sessionDirs);
+  inventoryTranscripts(root, walk, inventory.transcripts);
   return inventory;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Diagnostics for Store files that exist but cannot be used: a store.db or transcript that is not a
- * readable regular file inside the Store root, and a meta.json that is not supported metadata.
+ * readable regular file inside the Store root, a meta.json that is not supported metadata, and a
+ * directory of the tree that cannot be listed.
  * Details name the representation and a reason code, never a path or content.
  */
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
@@ -27,5 +28,22 @@ export function unsupportedMetaJson(reason: string, scope: Scope): Diagnostic {
     'A Store session meta.json is not supported metadata; its workspace and times are unknown',
     { reason, outcome: 'partial' },
     scope,
+  );
+}
+
+/**
+ * Store directories that exist but could not be listed, one diagnostic per errno with a count: the
+ * inventory is incomplete, so every Store view of the run is partial.
+ */
+export function unlistableStoreDirectories(reasons: readonly string[]): Diagnostic[] {
+  const counts = new Map<string, number>();
+  for (const reason of reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  return [...counts].map(([reason, count]) =>
+    diagnostic(
+      'SOURCE_UNREADABLE',
+      'Part of the Store tree could not be listed; every Store view of this run is partial',
+      { sourceKind: 'store', part: 'directory', reason, count, outcome: 'partial' },
+      { severity: 'error' },
+    ),
   );
 }

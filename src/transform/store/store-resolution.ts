@@ -107,5 +107,7 @@ export function resolveStoreSession(
   // would inherit): never a complete view, so it cannot replace an archived one.
   if (facts.meta?.problem || contributions.some((c) => c.data.facts.workspaceUncertain))
     view = degrade(view, 'store-meta-unsupported');
+  // An unlistable directory may hide a representation, metadata or a cwd of any session.
+  if (!facts.inventoryComplete) view = degrade(view, 'source-read-failed');
   return view;
 }

@@ -26,6 +26,7 @@ const facts = {
   dbExpectation: 'expected' as const,
   parentSessionId: null,
   workspaceUncertain: false,
+  inventoryComplete: true,
 };
 
 function env(limits = DEFAULT_READ_LIMITS) {

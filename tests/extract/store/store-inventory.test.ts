@@ -1,9 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { inventoryStoreRoot } from '../../../src/extract/store/store-inventory.js';
+import { unlistableStoreDirectories } from '../../../src/extract/store/store-source-diagnostics.js';
+import { denied } from '../../helpers/denied-fs.js';
 import { tempDir } from '../../helpers/run-cli.js';
+
+vi.mock('node:fs', async (original) =>
+  (await import('../../helpers/denied-fs.js')).deniedFs(await original()),
+);
 
 const base = tempDir('etl-store-inventory-');
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -61,5 +67,48 @@ describe('Store inventory of entries that are not regular files', () => {
     execFileSync('mkfifo', [join(dir, 'meta.json')]);
     const [entry] = inventoryStoreRoot(root).sessionDirs;
     expect(entry).toMatchObject({ dbProblem: 'outside-store-root', meta: { problem: 'not-a-regular-file' } });
+  });
+});
+
+describe('Store inventory of directories it may not list', () => {
+  /** A session dir with a store.db, and a transcript whose project slug names its cwd. */
+  function populated(): { root: string; sessionDir: string } {
+    const { root, transcripts } = storeRoot();
+    const sessionDir = join(root, 'chats', 'b'.repeat(32), 'sess');
+    mkdirSync(sessionDir, { recursive: true });
+    writeFileSync(join(sessionDir, 'store.db'), '');
+    writeFileSync(join(transcripts, 'other.jsonl'), '{}\n');
+    denied.clear();
+    return { root, sessionDir };
+  }
+
+  it('a readable tree has nothing unlistable', () => {
+    const inventory = inventoryStoreRoot(populated().root);
+    expect(inventory.unlistable).toEqual([]);
+    expect(inventory.sessionDirs.map((d) => d.sessionId)).toEqual(['sess']);
+  });
+
+  it('records a denied session directory or projects/ instead of reading it as empty', () => {
+    const { root, sessionDir } = populated();
+    denied.set(sessionDir, 'EACCES');
+    denied.set(join(root, 'projects'), 'EACCES');
+    const inventory = inventoryStoreRoot(root);
+    expect(inventory.sessionDirs).toEqual([]);
+    expect(inventory.transcripts).toEqual([]);
+    expect(inventory.unlistable).toEqual(['EACCES', 'EACCES']);
+  });
+
+  it('reports them as one diagnostic per errno, with a count and no path', () => {
+    const { root, sessionDir } = populated();
+    denied.set(sessionDir, 'EACCES');
+    denied.set(join(root, 'projects'), 'EACCES');
+    const diagnostics = unlistableStoreDirectories(inventoryStoreRoot(root).unlistable);
+    expect(diagnostics.map((d) => [d.code, d.details])).toEqual([
+      [
+        'SOURCE_UNREADABLE',
+        { sourceKind: 'store', part: 'directory', reason: 'EACCES', count: 2, outcome: 'partial' },
+      ],
+    ]);
+    expect(JSON.stringify(diagnostics)).not.toContain(root);
   });
 });

@@ -15,6 +15,7 @@ const facts = {
   dbExpectation: 'not-expected' as const,
   parentSessionId: null,
   workspaceUncertain: false,
+  inventoryComplete: true,
 };
 
 function env() {

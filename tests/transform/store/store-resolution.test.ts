@@ -15,6 +15,7 @@ const facts = (dbExpectation: StoreSessionFacts['dbExpectation']): StoreSessionF
   dbExpectation,
   parentSessionId: null,
   workspaceUncertain: false,
+  inventoryComplete: true,
 });
 
 function occurrence(ref: string, representation: SessionOccurrence['representation']): SessionOccurrence {
@@ -146,6 +147,13 @@ describe('Store representation selection', () => {
     const view = resolveStoreSession([transcript(uncertain)], { alone: true });
     expect(view.fidelity).toBe('partial');
     expect(view.reasonCodes).toEqual(['store-meta-unsupported']);
+  });
+
+  it('a complete-looking transcript view is partial when a Store directory could not be listed', () => {
+    const incomplete = { ...facts('not-expected'), inventoryComplete: false };
+    const view = resolveStoreSession([transcript(incomplete)], { alone: true });
+    expect(view).toMatchObject({ fidelity: 'partial', resolutionState: 'partial' });
+    expect(view.reasonCodes).toEqual(['source-read-failed']);
   });
 
   it('a DB whose root blob is missing is a typed partial, never a silent empty conversation', () => {
