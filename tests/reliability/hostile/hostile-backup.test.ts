@@ -1,4 +1,4 @@
 import { hostileGroups } from '../../../fixtures/hostile/hostile-corpus.js';
 import { describeHostileSuite } from '../harness/hostile-suite.js';
 
-describeHostileSuite('backup', hostileGroups.backup(), { pending: true });
+describeHostileSuite('backup', hostileGroups.backup());

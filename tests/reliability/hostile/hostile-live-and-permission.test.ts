@@ -1,4 +1,4 @@
 import { hostileGroups } from '../../../fixtures/hostile/hostile-corpus.js';
 import { describeHostileSuite } from '../harness/hostile-suite.js';
 
-describeHostileSuite('live-and-permission', hostileGroups['live-and-permission'](), { pending: true });
+describeHostileSuite('live-and-permission', hostileGroups['live-and-permission']());
