@@ -126,6 +126,8 @@ export async function runHostileCase(
   const probe = await probeWarehouse(warehouse, healthy.sessionIds);
   expect({ label, archived: probe.checksum }).toEqual({ label, archived: healthy.checksum });
   expect({ label, problems: probe.report.problems }).toEqual({ label, problems: [] });
+  // A failed case keeps its scratch dir for inspection; a passed one leaves nothing behind.
+  rmSync(scratch, { recursive: true, force: true });
   return result;
 }
 
