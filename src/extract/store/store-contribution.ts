@@ -60,7 +60,7 @@ export interface TranscriptRecord {
   record: Record<string, unknown>;
 }
 
-export type TranscriptReadState = 'read' | 'missing' | 'unreadable';
+export type TranscriptReadState = 'read' | 'unreadable';
 
 export interface StoreTranscriptData {
   format: 'jsonl' | 'txt';

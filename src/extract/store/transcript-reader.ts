@@ -51,7 +51,8 @@ export async function readTranscript(
   } catch (error) {
     return unreadable((error as NodeJS.ErrnoException).code ?? 'stat-failed');
   }
-  if (stat === undefined) return { ...data, readState: 'missing' };
+  // Discovered, then gone before the read: the view lacks a source the run counted on.
+  if (stat === undefined) return unreadable('ENOENT');
   // Replaced since discovery by a FIFO or device: never opened, so it cannot block the run.
   if (!stat.isFile()) return unreadable('not-a-regular-file');
   const records: TranscriptRecord[] = [];

@@ -48,11 +48,11 @@ describe('agent transcript reader', () => {
     expect(codes(e)).toEqual([['SOURCE_UNREADABLE', 'not-a-regular-file']]);
   });
 
-  it('keeps a vanished transcript a silent "missing" (it is simply gone)', async () => {
+  it('reports a transcript that vanished after discovery as SOURCE_UNREADABLE (ENOENT), never silently', async () => {
     const e = env();
     const data = await readTranscript({ path: join(dir, 'gone.jsonl'), problem: null }, 'jsonl', facts, e);
-    expect(data.readState).toBe('missing');
-    expect(e.sink.items).toEqual([]);
+    expect(data.readState).toBe('unreadable');
+    expect(codes(e)).toEqual([['SOURCE_UNREADABLE', 'ENOENT']]);
   });
 
   it('turns a legacy .txt encoding failure into a cut-short read with its diagnostic, not a thrown error', async () => {

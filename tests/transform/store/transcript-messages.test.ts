@@ -52,7 +52,6 @@ describe('transcript states', () => {
     ).toBe('unsupported');
     expect(transcriptMessages(data([], { cutShort: true })).state).toBe('unreadable');
     expect(transcriptMessages(data([], { readState: 'unreadable' })).state).toBe('unreadable');
-    expect(transcriptMessages(data([], { readState: 'missing' })).state).toBe('missing');
   });
 
   it('an unsupported block keeps the message but makes the transcript partial', () => {
