@@ -3,9 +3,10 @@
  * as a whole before any entry is decompressed: container size, entry count, per-entry and aggregate
  * declared sizes and ratios, safe names, regular files only, STORE/DEFLATE, no encryption.
  */
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import type { Entry, ZipFile } from 'yauzl';
 import { requireCommonJs } from '../../shared/require-commonjs.js';
+import { openRegularFileSync } from '../fs/open-regular-file.js';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import { BackupArchiveInvalid } from './backup-errors.js';
@@ -42,16 +43,14 @@ const S_IFREG = 0o100000;
 function openArchiveFile(path: string): { fd: number; size: number } {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openRegularFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw error;
+    if (code === 'not-a-regular-file') throw new BackupArchiveInvalid('not-a-regular-file');
     throw new BackupArchiveInvalid('container-unreadable', { errno: code ?? 'unknown' });
   }
-  const stat = fstatSync(fd);
-  if (stat.isFile()) return { fd, size: stat.size };
-  closeSync(fd);
-  throw new BackupArchiveInvalid('not-a-regular-file');
+  return { fd, size: fstatSync(fd).size };
 }
 
 function openZip(fd: number): Promise<ZipFile> {

@@ -3,7 +3,8 @@
  * under the same Source Read Limits v1 bounds as the JSONL frame scanner: lines are read in fixed
  * chunks, never the whole file, and every line keeps its physical index (never renumbered).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFileSync } from '../fs/open-regular-file.js';
 import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
@@ -35,7 +36,7 @@ export function* readPhysicalLines(
   limits: ReadLimits,
   counters: ReadCounters,
 ): Generator<PhysicalLine> {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFileSync(path);
   try {
     const chunk = Buffer.alloc(CHUNK);
     let pending: Buffer[] = [];

@@ -2,8 +2,9 @@
  * Capture kind detection by content: the first bytes decide, the file extension only breaks a tie
  * when the first record is longer than the sniff window. Undetectable content returns null.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { extname } from 'node:path';
+import { openRegularFileSync } from '../fs/open-regular-file.js';
 
 export type CaptureSurface =
   | 'cli-stream'
@@ -19,7 +20,7 @@ const V0_MESSAGE_TYPE = /"type"\s*:\s*"(?:user|assistant)_message"/;
 const SNIFF_BYTES = 16 * 1024;
 
 function readPrefix(path: string): string {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFileSync(path);
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
     const read = readSync(fd, buffer, 0, SNIFF_BYTES, 0);

@@ -5,7 +5,8 @@
  * re-read from zero, never a guess.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegularFileSync } from './open-regular-file.js';
 
 export interface PrefixCheckpoint {
   v: 1;
@@ -36,7 +37,7 @@ function hashPrefix(fd: number, length: number): string {
 
 /** The checkpoint of the file as it is now (its whole current content is the prefix). */
 export function takeCheckpoint(path: string): PrefixCheckpoint {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFileSync(path);
   try {
     const stat = fstatSync(fd);
     return { v: 1, dev: stat.dev, ino: stat.ino, size: stat.size, prefixSha256: hashPrefix(fd, stat.size) };
@@ -48,7 +49,7 @@ export function takeCheckpoint(path: string): PrefixCheckpoint {
 /** Whether reading may resume after the checkpointed prefix, judged on the same open file. */
 export function decideResume(path: string, checkpoint: PrefixCheckpoint | null): ResumeDecision {
   if (checkpoint === null) return { resume: false, reason: 'no-checkpoint' };
-  const fd = openSync(path, 'r');
+  const fd = openRegularFileSync(path);
   try {
     const stat = fstatSync(fd);
     if (stat.dev !== checkpoint.dev || stat.ino !== checkpoint.ino)

@@ -10,7 +10,7 @@
  * `SourceEncodingInvalid` mid-iteration: the frames already yielded stay valid, and the caller
  * decides whether that prefix is an explicit partial result or a fatal error.
  */
-import { open } from 'node:fs/promises';
+import { openRegularFile } from '../fs/open-regular-file.js';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
@@ -49,7 +49,7 @@ const DEFAULT_CHUNK = 64 * 1024;
 
 /** Streams the frames of the JSONL file at `path`. */
 export async function* scanJsonlFrames(path: string, options: JsonlScanOptions): AsyncGenerator<JsonlFrame> {
-  const handle = await open(path, 'r');
+  const handle = await openRegularFile(path);
   try {
     yield* framesOf(readChunks(handle, options), options);
   } finally {

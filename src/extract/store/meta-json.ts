@@ -2,7 +2,8 @@
  * Reads `meta.json` facts under a small bound: strict UTF-8 JSON; only the documented fields are
  * kept (a secret or unknown field never leaves this function).
  */
-import { readFileSync, type Stats, statSync } from 'node:fs';
+import { closeSync, readFileSync, type Stats, statSync } from 'node:fs';
+import { openRegularFileSync } from '../fs/open-regular-file.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 import type { MetaJsonFacts } from './store-contribution.js';
 
@@ -66,7 +67,12 @@ export function readMetaJson(path: string): MetaJsonFacts {
   if (!stat.isFile()) return unsupported('not-a-regular-file');
   if (stat.size > META_JSON_MAX_BYTES) return unsupported('too-large');
   try {
-    return parseMetaJson(readFileSync(path));
+    const fd = openRegularFileSync(path);
+    try {
+      return parseMetaJson(readFileSync(fd));
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     return unsupported((error as NodeJS.ErrnoException).code ?? 'read-failed');
   }
