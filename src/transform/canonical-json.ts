@@ -12,9 +12,24 @@ function reject(reason: string): never {
   throw new InternalError('CANONICAL_JSON_INVALID', `Value cannot be canonicalized: ${reason}`, { reason });
 }
 
-/** Receives canonical JSON text piece by piece (an array to join, or a hash sink). */
+/** Receives canonical JSON text piece by piece (a joiner, or a hash sink). */
 interface Sink {
   push(piece: string): void;
+  /** Receives `JSON.stringify(text)`; a sink may write it without building it. */
+  pushJsonString(text: string): void;
+}
+
+/** Collects the pieces of canonical JSON text to join. */
+class PieceSink implements Sink {
+  readonly pieces: string[] = [];
+
+  push(piece: string): void {
+    this.pieces.push(piece);
+  }
+
+  pushJsonString(text: string): void {
+    this.pieces.push(JSON.stringify(text));
+  }
 }
 
 function writeScalar(value: unknown, out: Sink): void {
@@ -60,7 +75,7 @@ function write(root: unknown, out: Sink): void {
   const path = new Set<object>();
   let value = root;
   for (;;) {
-    if (typeof value === 'string') out.push(JSON.stringify(value));
+    if (typeof value === 'string') out.pushJsonString(value);
     else if (typeof value !== 'object' || value === null) writeScalar(value, out);
     else {
       if (path.has(value)) reject('cycle');
@@ -118,9 +133,9 @@ function write(root: unknown, out: Sink): void {
 
 export function canonicalJson(value: unknown): string {
   if (value === undefined) reject('undefined');
-  const out: string[] = [];
+  const out = new PieceSink();
   write(value, out);
-  return out.join('');
+  return out.pieces.join('');
 }
 
 export function sha256Hex(text: string | Uint8Array): string {

@@ -44,4 +44,25 @@ describe('Utf8HashSink', () => {
     expect(b.digestHex()).toBe(sha256Hex(`${'x'.repeat(3000)}tail-b`));
     expect(c.digestHex()).toBe(sha256Hex('c'.repeat(4000)));
   });
+
+  it('hashes pushJsonString(text) as JSON.stringify(text), escapes, slices and lone surrogates included', () => {
+    const controls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join('');
+    const texts = [
+      'short "quoted" \\ text\n',
+      `${'line "one"\n\ttab é→日本😀'.repeat(400)}${controls}\u007f\u2028`,
+      `${'a'.repeat(21_844)}😀${'b'.repeat(50_000)}`,
+      '\n'.repeat(70_000),
+      `${'x'.repeat(2000)}\ud800 lone ${'y'.repeat(2000)}`,
+      `${'q'.repeat(3000)}\udc00`,
+    ];
+    const sink = new Utf8HashSink();
+    sink.push('[');
+    for (const text of texts) {
+      sink.pushJsonString(text);
+      sink.push(',');
+    }
+    sink.push(']');
+    const expected = `[${texts.map((t) => `${JSON.stringify(t)},`).join('')}]`;
+    expect(sink.digestHex()).toBe(sha256Hex(Buffer.from(expected, 'utf8')));
+  });
 });
