@@ -23,6 +23,7 @@ import { type CatalogEntry, catalogSources, discoverSources } from './catalog-so
 import { RunCheckpoints } from './checkpoint-registry.js';
 import { keptSessionDiagnostics } from './load-diagnostics.js';
 import { emptyCounts, tally } from './run-counts.js';
+import { holdHeapNearLiveSize } from './run-heap.js';
 import type { RunProgress } from './run-progress.js';
 import { groupOccurrences } from './session-groups.js';
 import { affectedSessions, classifySource, type SourceClassification } from './since-last-plan.js';
@@ -139,6 +140,8 @@ function membershipsOf(entries: readonly CatalogEntry[]): Membership[] {
 }
 
 export async function runPipeline(options: RunOptions, target: WarehouseTarget): Promise<RunSummary> {
+  // Before the first payload is read, so the heap never sizes itself after the corpus.
+  holdHeapNearLiveSize();
   const started = Date.now();
   const runId = `${new Date(started).toISOString().replace(/[-:.]/g, '')}-${randomUUID().slice(0, 8)}`;
   const mode = options.sinceLast ? 'since-last' : 'full';
