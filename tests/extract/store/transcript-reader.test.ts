@@ -7,16 +7,11 @@ import { ReadCounters } from '../../../src/extract/read-counters.js';
 import { readTranscript } from '../../../src/extract/store/transcript-reader.js';
 import { DiagnosticSink } from '../../../src/shared/diagnostic.js';
 import { tempDir } from '../../helpers/run-cli.js';
+import { TRANSCRIPT_ONLY_FACTS } from '../../helpers/store-facts.js';
 
 const dir = tempDir('etl-transcript-reader-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const facts = {
-  meta: null,
-  dbExpectation: 'not-expected' as const,
-  parentSessionId: null,
-  workspaceUncertain: false,
-  inventoryComplete: true,
-};
+const facts = TRANSCRIPT_ONLY_FACTS;
 
 function env() {
   return {

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreTranscriptData, TranscriptRecord } from '../../../src/extract/store/store-contribution.js';
 import { transcriptMessages } from '../../../src/transform/store/transcript-messages.js';
+import { TRANSCRIPT_ONLY_FACTS } from '../../helpers/store-facts.js';
 
-const facts = {
-  meta: null,
-  dbExpectation: 'not-expected' as const,
-  parentSessionId: null,
-  workspaceUncertain: false,
-  inventoryComplete: true,
-};
+const facts = TRANSCRIPT_ONLY_FACTS;
 
 function data(
   records: Record<string, unknown>[],
