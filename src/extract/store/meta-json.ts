@@ -2,7 +2,7 @@
  * Reads `meta.json` facts under a small bound: strict UTF-8 JSON; only the documented fields are
  * kept (a secret or unknown field never leaves this function).
  */
-import { closeSync, readFileSync, type Stats, statSync } from 'node:fs';
+import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { openRegularFileSync } from '../fs/open-regular-file.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 import type { MetaJsonFacts } from './store-contribution.js';
@@ -58,22 +58,18 @@ export function parseMetaJson(bytes: Uint8Array): MetaJsonFacts {
 
 /** Facts of the meta.json entry at `path`; a FIFO or device there is never opened. */
 export function readMetaJson(path: string): MetaJsonFacts {
-  let stat: Stats;
+  let fd: number;
   try {
-    stat = statSync(path);
+    fd = openRegularFileSync(path);
   } catch (error) {
-    return unsupported((error as NodeJS.ErrnoException).code ?? 'stat-failed');
+    return unsupported((error as NodeJS.ErrnoException).code ?? 'open-failed');
   }
-  if (!stat.isFile()) return unsupported('not-a-regular-file');
-  if (stat.size > META_JSON_MAX_BYTES) return unsupported('too-large');
   try {
-    const fd = openRegularFileSync(path);
-    try {
-      return parseMetaJson(readFileSync(fd));
-    } finally {
-      closeSync(fd);
-    }
+    if (fstatSync(fd).size > META_JSON_MAX_BYTES) return unsupported('too-large');
+    return parseMetaJson(readFileSync(fd));
   } catch (error) {
     return unsupported((error as NodeJS.ErrnoException).code ?? 'read-failed');
+  } finally {
+    closeSync(fd);
   }
 }
