@@ -75,7 +75,10 @@ function byId(cases: readonly CaseResult[], id: number): CaseMedians | null {
 
 const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
 
-/** CPU-time ratio `a / b` (the judged figure: load from other jobs inflates wall time) and wall ratio. */
+/**
+ * Wall-time ratio `a / b` (the judged figure: the targets speak of time, and a run may use both cores)
+ * and the CPU-time ratio beside it; the figures are meaningful only on an otherwise idle machine.
+ */
 function ratios(a: CaseMedians | null, b: CaseMedians | null): { cpu: number; wall: number } | null {
   return a && b ? { cpu: a.cpuMs / b.cpuMs, wall: a.wallMs / b.wallMs } : null;
 }
@@ -95,7 +98,7 @@ export function targetChecks(cases: readonly CaseResult[]): TargetCheck[] {
     limit: number,
     show: (v: number) => string,
   ): void =>
-    add(target, r === null ? null : `${show(r.cpu)} CPU (wall ${show(r.wall)})`, (r?.cpu ?? 0) <= limit);
+    add(target, r === null ? null : `${show(r.wall)} wall (CPU ${show(r.cpu)})`, (r?.wall ?? 0) <= limit);
   const times = (v: number): string => `${v.toFixed(2)}×`;
   addRatio('full load ≤ 2× raw floor', ratios(full, floor), 2, times);
   addRatio('no-op --since-last ≤ 2 % of full load', ratios(noop, full), 0.02, pct);

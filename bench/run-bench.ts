@@ -93,7 +93,7 @@ const section = [
   `- Load average (1/5/15 min) before: ${fmtLoad(loadBefore)}; after: ${fmtLoad(loadAfter)}`,
   ...corpusSummary('Corpus 1×', one),
   ...corpusSummary('Corpus 5×', five),
-  `- Seed ${ints.seed}, Store share ${storeShare}; ratios are judged on CPU time (user + system); command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``.replace(
+  `- Seed ${ints.seed}, Store share ${storeShare}; ratios are judged on wall time (CPU time beside; wall figures need an idle machine, see the load average); command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``.replace(
     / `$/,
     '`',
   ),
