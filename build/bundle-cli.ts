@@ -19,6 +19,9 @@ await build({
   outdir: cliDir,
   allowOverwrite: true,
   bundle: true,
+  // apache-arrow declares itself side-effect free, but its Node entry registers the stream adapters
+  // `toNodeStream` needs: bundled, they are tree-shaken away. It loads only with the export chunk.
+  external: ['apache-arrow'],
   // Dynamic imports (the other commands, the transform stack, the Parquet target) stay lazy.
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
