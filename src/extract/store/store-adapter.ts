@@ -24,6 +24,7 @@ import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { MetaJsonFacts, StoreContribution, StoreSessionFacts } from './store-contribution.js';
 import { failedDb, readStoreDb } from './store-db-reader.js';
 import {
+  cwdSlugs,
   dbExpectation,
   inventoryStoreRoot,
   type SessionDirEntry,
@@ -84,8 +85,10 @@ export class StoreAdapter implements SourceAdapter {
     for (const dir of inventory.sessionDirs)
       dirsById.set(dir.sessionId, [...(dirsById.get(dir.sessionId) ?? []), dir]);
     const transcriptIds = new Set(inventory.transcripts.map((t) => t.sessionId));
-    const cwds = new Set(
-      inventory.sessionDirs.map((d) => d.meta?.cwd).filter((c): c is string => typeof c === 'string'),
+    const cwds = cwdSlugs(
+      new Set(
+        inventory.sessionDirs.map((d) => d.meta?.cwd).filter((c): c is string => typeof c === 'string'),
+      ),
     );
     const metaUnsupported = inventory.sessionDirs.some((d) => d.meta !== null && d.meta.problem !== null);
     const factsFor = (id: string, parent: string | null = null): StoreSessionFacts => {

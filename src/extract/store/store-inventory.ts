@@ -181,12 +181,27 @@ export function forwardSlug(cwd: string): string {
   return path.replace(/^\/+|\/+$/g, '').replace(/[/:]+/g, '-');
 }
 
+/** The known cwds by forward slug, built once per discovery instead of once per transcript. */
+export interface CwdSlugs {
+  bySlug: Map<string, string[]>;
+  all: string[];
+}
+
+export function cwdSlugs(cwds: ReadonlySet<string>): CwdSlugs {
+  const bySlug = new Map<string, string[]>();
+  for (const cwd of cwds) {
+    const slug = forwardSlug(cwd);
+    bySlug.set(slug, [...(bySlug.get(slug) ?? []), cwd]);
+  }
+  return { bySlug, all: [...cwds] };
+}
+
 /** A transcript's workspace: its project slug names exactly one known cwd (or a no-workspace bucket with one cwd). */
-export function transcriptWorkspace(projectDir: string, cwds: ReadonlySet<string>): string | null {
-  const all = [...cwds];
-  const matches = all.filter((cwd) => forwardSlug(cwd) === projectDir);
+export function transcriptWorkspace(projectDir: string, cwds: CwdSlugs): string | null {
+  const matches = cwds.bySlug.get(projectDir) ?? [];
   if (matches.length === 1) return matches[0]!;
-  if ((projectDir === 'empty-window' || EPOCH_BUCKET.test(projectDir)) && all.length === 1) return all[0]!;
+  if ((projectDir === 'empty-window' || EPOCH_BUCKET.test(projectDir)) && cwds.all.length === 1)
+    return cwds.all[0]!;
   return null;
 }
 
