@@ -2,6 +2,7 @@
  * Opening the DuckDB warehouse file: owner-only permissions, schema creation, a version stamp that
  * fails closed when newer than this build, and lock contention reported as a retryable error.
  */
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -12,10 +13,20 @@ import { ROW_TABLES } from '../../../schemas/tables.js';
 import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
 import { IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js';
 import { outputModes } from '../../shared/output-permissions.js';
-import { createAnalystViews } from '../views/analyst-views.js';
+import { ANALYST_VIEWS, createViewSql } from '../views/analyst-views.js';
 import { DuckDBInstance } from './duckdb-api.js';
 import { runInstanceOptions } from './run-memory.js';
-import { assertNotNewer, migrate, storedVersion, WAREHOUSE_SCHEMA_VERSION } from './warehouse-version.js';
+import {
+  assertNotNewer,
+  migrate,
+  storedMeta,
+  storedVersion,
+  versionOf,
+  WAREHOUSE_SCHEMA_VERSION,
+} from './warehouse-version.js';
+
+/** `etl_meta` key of the digest of the DDL that last ran on the warehouse. */
+const SCHEMA_DIGEST_KEY = 'schema_digest';
 
 export interface OpenedWarehouse {
   instance: DuckDBInstance;
@@ -90,20 +101,30 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   return opened;
 }
 
-async function ensureSchema(connection: DuckDBConnection): Promise<void> {
-  const version = await storedVersion(connection);
-  assertNotNewer(version);
+/** This build's DDL in order: `etl_meta`, the tables (CREATE IF NOT EXISTS) and the analyst views. */
+function schemaStatements(): string[] {
   const tables = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as TableDefinition<
     Record<string, ColumnSpec>
   >[];
+  return [
+    'CREATE TABLE IF NOT EXISTS etl_meta (key VARCHAR NOT NULL, value VARCHAR NOT NULL)',
+    ...tables.map(createTableSql),
+    ...ANALYST_VIEWS.map(createViewSql),
+  ];
+}
+
+async function ensureSchema(connection: DuckDBConnection): Promise<void> {
+  const meta = await storedMeta(connection);
+  const version = versionOf(meta);
+  assertNotNewer(version);
+  const statements = schemaStatements();
+  const digest = createHash('sha256').update(statements.join(';\n')).digest('hex');
+  // A warehouse whose DDL is this build's is left untouched: no catalog writes, nothing to checkpoint.
+  if (version === WAREHOUSE_SCHEMA_VERSION && meta?.get(SCHEMA_DIGEST_KEY) === digest) return;
   await connection.run('BEGIN TRANSACTION');
   try {
     // Existing tables keep their shape (CREATE IF NOT EXISTS); `migrate` adds what older versions lack.
-    await connection.run(
-      'CREATE TABLE IF NOT EXISTS etl_meta (key VARCHAR NOT NULL, value VARCHAR NOT NULL)',
-    );
-    for (const table of tables) await connection.run(createTableSql(table));
-    await createAnalystViews(connection);
+    for (const sql of statements) await connection.run(sql);
     if (version === null) {
       await connection.run("INSERT INTO etl_meta VALUES ('schema_version', $1)", [
         String(WAREHOUSE_SCHEMA_VERSION),
@@ -111,6 +132,8 @@ async function ensureSchema(connection: DuckDBConnection): Promise<void> {
     } else if (version < WAREHOUSE_SCHEMA_VERSION) {
       await migrate(connection, version);
     }
+    await connection.run('DELETE FROM etl_meta WHERE key = $1', [SCHEMA_DIGEST_KEY]);
+    await connection.run('INSERT INTO etl_meta VALUES ($1, $2)', [SCHEMA_DIGEST_KEY, digest]);
     await connection.run('COMMIT');
   } catch (error) {
     await connection.run('ROLLBACK');

@@ -7,14 +7,23 @@ import { IntegrityError, UsageError } from '../../shared/errors.js';
 
 export const WAREHOUSE_SCHEMA_VERSION = 2;
 
-export async function storedVersion(connection: DuckDBConnection): Promise<number | null> {
+/** The `etl_meta` key/value rows, or null when the warehouse has no `etl_meta` table yet. */
+export async function storedMeta(connection: DuckDBConnection): Promise<Map<string, string> | null> {
   const exists = await connection.runAndReadAll(
     "SELECT 1 FROM information_schema.tables WHERE table_name = 'etl_meta' AND table_schema = 'main'",
   );
   if (exists.currentRowCount === 0) return null;
-  const rows = await connection.runAndReadAll("SELECT value FROM etl_meta WHERE key = 'schema_version'");
-  const value = rows.getRowObjects()[0]?.value;
+  const rows = await connection.runAndReadAll('SELECT key, value FROM etl_meta');
+  return new Map(rows.getRowObjects().map((r) => [String(r.key), String(r.value)]));
+}
+
+export function versionOf(meta: ReadonlyMap<string, string> | null): number | null {
+  const value = meta?.get('schema_version');
   return value === undefined ? null : Number(value);
+}
+
+export async function storedVersion(connection: DuckDBConnection): Promise<number | null> {
+  return versionOf(await storedMeta(connection));
 }
 
 export function assertNotNewer(version: number | null): void {
