@@ -4,6 +4,6 @@ import { requireCommonJs } from '../../shared/require-commonjs.js';
 
 const api = requireCommonJs('@duckdb/node-api') as typeof DuckDbApi;
 
-export const { DuckDBInstance, DuckDBTimestampValue, DuckDBTypeId } = api;
+export const { DuckDBInstance, DuckDBTimestampValue, DuckDBTypeId, listValue } = api;
 export type DuckDBInstance = DuckDbApi.DuckDBInstance;
 export type DuckDBTypeId = DuckDbApi.DuckDBTypeId;

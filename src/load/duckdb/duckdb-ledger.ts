@@ -3,11 +3,12 @@
  * `etl_session_state`). Reads serve `--since-last` planning; writes run inside the caller's load
  * transaction, so a ledger row never advances past the data it covers.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sessionSourcesTable, sessionStateTable, sourcesTable } from '../../../schemas/ledger-tables.js';
 import { canonicalJson } from '../../transform/canonical-json.js';
 import type { LedgerBatch, LedgerFinal, LedgerSource, Membership, SyncLedgerStore } from '../sync-ledger.js';
 import type { LoadResult } from '../target.js';
+import { listValue } from './duckdb-api.js';
 import { appendToTable, placeholders } from './row-appender.js';
 
 function membershipKey(list: readonly Membership[]): string {
@@ -83,7 +84,7 @@ export class DuckDbLedger implements SyncLedgerStore {
 
   /** Advances source rows and concludes absence; returns how many sessions became absent. */
   async writeFinal(runId: string, final: LedgerFinal): Promise<number> {
-    await this.advanceSources(runId, final);
+    const vanished = await this.advanceSources(runId, final);
     for (const [sourceKey, seen] of final.fullyRead) {
       const stale = (await this.readMemberships(sourceKey)).filter((m) => !seen.has(m.sessionId));
       for (const chunk of chunks(stale.map((m) => m.sessionId))) {
@@ -93,7 +94,7 @@ export class DuckDbLedger implements SyncLedgerStore {
         );
       }
     }
-    if (final.concludeVanished) await this.retireVanishedSources(final);
+    if (final.concludeVanished) await this.retireVanishedSources(vanished);
     // advanceSources stamped exactly the discovered sources with this run: a join, not key lists.
     await this.connection.run(
       `UPDATE etl_session_state SET last_seen_run = $1 WHERE present_in_source AND session_id IN
@@ -198,74 +199,113 @@ export class DuckDbLedger implements SyncLedgerStore {
     );
   }
 
-  private async advanceSources(runId: string, final: LedgerFinal): Promise<void> {
-    const keys = final.sources.map((s) => s.sourceKey);
-    const previous = new Map<string, { first: string; changed: string }>();
+  /** Rewrites the source rows that changed and only stamps the rest; returns the undiscovered keys. */
+  private async advanceSources(runId: string, final: LedgerFinal): Promise<string[]> {
+    const previous = new Map<string, StoredSource>();
     // One scan of the small table: 500-parameter IN lists cost more to bind than the rows to read.
     const reader = await this.connection.runAndReadAll(
-      'SELECT source_key, first_seen_run, last_changed_run FROM etl_sources',
+      `SELECT source_key, kind, fingerprint_digest, options_digest, roots_digest, present, checkpoint,
+         first_seen_run, last_changed_run FROM etl_sources`,
     );
-    for (const row of reader.getRowObjects()) {
-      previous.set(String(row.source_key), {
-        first: String(row.first_seen_run),
-        changed: String(row.last_changed_run),
-      });
-    }
-    for (const chunk of chunks(keys)) {
-      await this.connection.run(
-        `DELETE FROM etl_sources WHERE source_key IN (${placeholders(chunk.length)})`,
-        chunk,
-      );
-    }
-    await appendToTable(
-      this.connection,
-      sourcesTable,
-      final.sources.map((s) => {
-        const before = previous.get(s.sourceKey);
-        return {
-          source_key: s.sourceKey,
-          kind: s.kind,
-          roots_digest: final.rootsDigest,
-          options_digest: final.optionsDigest,
-          dev: s.fingerprint.dev,
-          ino: s.fingerprint.ino,
-          size: s.fingerprint.size,
-          mtime_ms: s.fingerprint.mtimeMs,
-          sidecars: s.fingerprint.sidecars === undefined ? null : canonicalJson(s.fingerprint.sidecars),
-          content_hash: s.fingerprint.contentHash ?? null,
-          fingerprint_digest: s.fingerprintDigest,
-          checkpoint:
-            s.checkpoint === null || s.checkpoint === undefined ? null : canonicalJson(s.checkpoint),
-          present: true,
-          first_seen_run: before?.first ?? runId,
-          last_seen_run: runId,
-          last_changed_run: s.changed || !before ? runId : before.changed,
-        };
-      }),
+    for (const row of reader.getRowObjects()) previous.set(String(row.source_key), toStoredSource(row));
+    const rows = final.sources.map((s) => {
+      const before = previous.get(s.sourceKey);
+      return {
+        source_key: s.sourceKey,
+        kind: s.kind,
+        roots_digest: final.rootsDigest,
+        options_digest: final.optionsDigest,
+        dev: s.fingerprint.dev,
+        ino: s.fingerprint.ino,
+        size: s.fingerprint.size,
+        mtime_ms: s.fingerprint.mtimeMs,
+        sidecars: s.fingerprint.sidecars === undefined ? null : canonicalJson(s.fingerprint.sidecars),
+        content_hash: s.fingerprint.contentHash ?? null,
+        fingerprint_digest: s.fingerprintDigest,
+        checkpoint: s.checkpoint === null || s.checkpoint === undefined ? null : canonicalJson(s.checkpoint),
+        present: true,
+        first_seen_run: before?.first ?? runId,
+        last_seen_run: runId,
+        last_changed_run: s.changed || !before ? runId : before.changed,
+      };
+    });
+    // A row equal to the stored one but for last_seen_run (every source of a no-op) is only stamped.
+    const stamped = rows.filter((r) => sameStoredSource(previous.get(r.source_key), r));
+    const stampedKeys = new Set(stamped.map((r) => r.source_key));
+    const rewritten = rows.filter((r) => !stampedKeys.has(r.source_key));
+    await this.runForKeys(
+      'UPDATE etl_sources SET last_seen_run = $2 WHERE source_key IN',
+      [...stampedKeys],
+      [runId],
     );
+    await this.runForKeys(
+      'DELETE FROM etl_sources WHERE source_key IN',
+      rewritten.map((r) => r.source_key),
+    );
+    await appendToTable(this.connection, sourcesTable, rewritten);
+    const discovered = new Set(final.sources.map((s) => s.sourceKey));
+    return [...previous]
+      .filter(([key, p]) => p.present && p.rootsDigest === final.rootsDigest && !discovered.has(key))
+      .map(([key]) => key);
   }
 
-  private async retireVanishedSources(final: LedgerFinal): Promise<void> {
-    const discovered = new Set(final.sources.map((s) => s.sourceKey));
-    const reader = await this.connection.runAndReadAll(
-      'SELECT source_key FROM etl_sources WHERE present AND roots_digest = $1',
-      [final.rootsDigest],
-    );
-    const vanished = reader
-      .getRowObjects()
-      .map((r) => String(r.source_key))
-      .filter((key) => !discovered.has(key));
-    for (const chunk of chunks(vanished)) {
-      await this.connection.run(
-        `UPDATE etl_sources SET present = false WHERE source_key IN (${placeholders(chunk.length)})`,
-        chunk,
-      );
-      await this.connection.run(
-        `DELETE FROM etl_session_sources WHERE source_key IN (${placeholders(chunk.length)})`,
-        chunk,
-      );
-    }
+  private async retireVanishedSources(vanished: readonly string[]): Promise<void> {
+    await this.runForKeys('UPDATE etl_sources SET present = false WHERE source_key IN', vanished);
+    await this.runForKeys('DELETE FROM etl_session_sources WHERE source_key IN', vanished);
   }
+
+  /** Runs `<sql> (<keys>)` with the keys bound as one list parameter ($1), skipped when there are none. */
+  private async runForKeys(sql: string, keys: readonly string[], rest: DuckDBValue[] = []): Promise<void> {
+    if (keys.length === 0) return;
+    await this.connection.run(`${sql} (SELECT unnest($1::VARCHAR[]))`, [listValue([...keys]), ...rest]);
+  }
+}
+
+interface StoredSource {
+  kind: string;
+  fingerprintDigest: string;
+  optionsDigest: string;
+  rootsDigest: string;
+  present: boolean;
+  checkpoint: string | null;
+  first: string;
+  changed: string;
+}
+
+function toStoredSource(row: Record<string, unknown>): StoredSource {
+  return {
+    kind: String(row.kind),
+    fingerprintDigest: String(row.fingerprint_digest),
+    optionsDigest: String(row.options_digest),
+    rootsDigest: String(row.roots_digest),
+    present: row.present === true,
+    checkpoint: row.checkpoint === null ? null : String(row.checkpoint),
+    first: String(row.first_seen_run),
+    changed: String(row.last_changed_run),
+  };
+}
+
+/** The fingerprint digest covers dev/ino/size/mtime/sidecars/content hash, so those need no compare. */
+function sameStoredSource(
+  stored: StoredSource | undefined,
+  row: {
+    kind: string;
+    fingerprint_digest: string;
+    options_digest: string;
+    roots_digest: string;
+    checkpoint: string | null;
+    last_changed_run: string;
+  },
+): boolean {
+  return (
+    stored?.present === true &&
+    stored.kind === row.kind &&
+    stored.fingerprintDigest === row.fingerprint_digest &&
+    stored.optionsDigest === row.options_digest &&
+    stored.rootsDigest === row.roots_digest &&
+    stored.checkpoint === row.checkpoint &&
+    stored.changed === row.last_changed_run
+  );
 }
 
 const CHUNK = 500;
