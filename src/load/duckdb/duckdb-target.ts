@@ -24,16 +24,18 @@ import type { LedgerBatch } from '../sync-ledger.js';
 import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
 import { guardWrite } from '../write-failure.js';
 import { DuckDbLedger } from './duckdb-ledger.js';
-import { type OpenedWarehouse, openWarehouse } from './duckdb-warehouse.js';
+import { type DuckDbWarehouse, openWarehouse } from './duckdb-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
 
 export class DuckDbTarget implements WarehouseTarget {
   readonly kind = 'duckdb' as const;
   readonly ledger: DuckDbLedger;
   private diagnosticSeq = 0;
+  /** Whether any session row was written: only a run that wrote none may skip the close checkpoint. */
+  private wroteSessionRows = false;
 
   private constructor(
-    private readonly warehouse: OpenedWarehouse,
+    private readonly warehouse: DuckDbWarehouse,
     private readonly reportedAs: 'duckdb' | 'parquet',
   ) {
     this.ledger = new DuckDbLedger(warehouse.connection);
@@ -89,6 +91,7 @@ export class DuckDbTarget implements WarehouseTarget {
     const { results, writes } = planLoads(sessions, archived, policy);
     if (writes.length === 0 && ledger === undefined) return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
+    if (writes.length > 0 || replaced.length > 0) this.wroteSessionRows = true;
     await this.inTransaction(async () => {
       faultPoint('batch-begun');
       if (replaced.length > 0) {
@@ -181,6 +184,8 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   async close(): Promise<void> {
+    // Session rows stay checkpointed into the file at close, so a copy of the file alone holds them.
+    if (!this.wroteSessionRows) await this.warehouse.keepSmallWal();
     this.warehouse.close();
   }
 
