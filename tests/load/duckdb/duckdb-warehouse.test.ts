@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DuckDbTarget } from '../../../src/load/duckdb/duckdb-target.js';
+import { openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
+import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
+import { emptyCounts } from '../../../src/sync/run-counts.js';
+import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
+import { tempDir } from '../../helpers/run-cli.js';
+import { sampleSessions } from '../../helpers/sample-sessions.js';
+
+async function execute(path: string, statements: string[]): Promise<void> {
+  const opened = await openWarehouse(path, 'write');
+  try {
+    for (const statement of statements) await opened.connection.run(statement);
+  } finally {
+    opened.close();
+  }
+}
+
+async function viewNames(path: string): Promise<string[]> {
+  const result = await withReadOnlyWarehouse(path, (c) =>
+    runQuery(c, "SELECT view_name FROM duckdb_views() WHERE NOT internal AND view_name = 'v_sessions'"),
+  );
+  return result.rows.map((r) => String(r.view_name));
+}
+
+/** One run through the target: begin, an optional batch of sessions, finish, close. */
+async function run(path: string, runId: string, sessions: readonly NormalizedSession[]): Promise<void> {
+  const target = await DuckDbTarget.open(path);
+  try {
+    await target.beginRun({ runId, startedAtMs: 0, mode: 'full', optionsDigest: 'o' });
+    if (sessions.length > 0) await target.loadBatch(sessions);
+    await target.finishRun(runId, 'committed', 1, emptyCounts());
+  } finally {
+    await target.close();
+  }
+}
+
+describe('opening and closing the DuckDB warehouse', () => {
+  let sessions: NormalizedSession[];
+  beforeAll(async () => {
+    sessions = await sampleSessions();
+  });
+
+  it("skips the DDL when the stored schema digest is this build's, and runs it again when it differs", async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await execute(path, ['DROP VIEW v_sessions']);
+    // The digest still matches: the open trusts it and does not recreate the dropped view.
+    expect(await viewNames(path)).toEqual([]);
+    await execute(path, ["UPDATE etl_meta SET value = 'stale' WHERE key = 'schema_digest'"]);
+    await execute(path, []);
+    expect(await viewNames(path)).toEqual(['v_sessions']);
+  });
+
+  it('a run that writes no session rows leaves its small WAL; one that writes sessions checkpoints it', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await run(path, 'r1', []);
+    expect(existsSync(`${path}.wal`)).toBe(true);
+    await run(path, 'r2', sessions);
+    expect(existsSync(`${path}.wal`)).toBe(false);
+    await run(path, 'r3', []);
+    expect(existsSync(`${path}.wal`)).toBe(true);
+    // The kept WAL is replayed at open: every committed run is there.
+    const runs = await withReadOnlyWarehouse(path, (c) =>
+      runQuery(c, 'SELECT run_id, status FROM etl_runs ORDER BY run_id'),
+    );
+    expect(runs.rows).toEqual(['r1', 'r2', 'r3'].map((run_id) => ({ run_id, status: 'committed' })));
+  });
+});
