@@ -1,7 +1,8 @@
 /**
  * The orchestrator of one `etl run`: discover → (plan from the ledger) → catalog → group by session
  * → hydrate one session at a time → resolve → load in batches → advance the ledger with the last
- * batch → record the run. Memory holds the catalog (small per session) and one batch of sessions.
+ * batch → record the run. Memory holds the catalog (small per session) and two batches of sessions:
+ * one loading on DuckDB's threads while the next is read.
  */
 import { randomUUID } from 'node:crypto';
 import { nothingLoadedError } from '../extract/capture/capture-rejection.js';
@@ -22,6 +23,7 @@ import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js
 import { type CatalogEntry, catalogSources, discoverSources } from './catalog-sources.js';
 import { RunCheckpoints } from './checkpoint-registry.js';
 import { keptSessionDiagnostics } from './load-diagnostics.js';
+import { OverlappedLoad } from './overlapped-load.js';
 import { emptyCounts, tally } from './run-counts.js';
 import { holdHeapNearLiveSize } from './run-heap.js';
 import type { RunProgress } from './run-progress.js';
@@ -171,6 +173,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
   });
   const adapters = createAdapters();
   let status: RunSummary['status'] = 'committed';
+  const loads = new OverlappedLoad();
   await target.beginRun({
     runId,
     startedAtMs: started,
@@ -215,18 +218,23 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     let memberships = new Map<string, Membership[]>();
     let batchRows = 0;
     let batchStartBytes = ctx.counters.payloadBytes;
-    const flush = async (final?: LedgerFinal): Promise<void> => {
-      const results = await target.loadBatch(
-        batch,
-        { runId, memberships, discoveredSourceKeys, ...(final ? { final } : {}) },
-        { backupMayReplace: options.backupMayReplace ?? false },
-      );
-      tally(counts, results);
-      diagnostics.push(...keptSessionDiagnostics(results));
+    // Starts loading the batch (after the previous load finished) and returns while it loads.
+    const flush = (final?: LedgerFinal): Promise<void> => {
+      const sessions = batch;
+      const ledger = { runId, memberships, discoveredSourceKeys, ...(final ? { final } : {}) };
       batch = [];
       memberships = new Map();
       batchRows = 0;
       batchStartBytes = ctx.counters.payloadBytes;
+      return loads.start(async () => {
+        // Kept-session diagnostics go where a sequential load would have put them.
+        const at = diagnostics.length;
+        const results = await target.loadBatch(sessions, ledger, {
+          backupMayReplace: options.backupMayReplace ?? false,
+        });
+        tally(counts, results);
+        diagnostics.splice(at, 0, ...keptSessionDiagnostics(results));
+      });
     };
     if (signal.aborted) status = 'interrupted';
     for (const group of status === 'interrupted' ? [] : groups) {
@@ -287,6 +295,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
         }
       : undefined;
     await flush(final);
+    await loads.settle();
     if (redaction) diagnostics.push(redaction.diagnostic());
     counts.sessionsMarkedAbsent = final?.outcome.markedAbsent ?? 0;
     counts.diagnostics = diagnostics.length;
@@ -297,6 +306,8 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     // Other sessions are committed; a session that could not be read safely fails the run (exit 4).
     if (unavailable !== null) throw unavailable;
   } catch (error) {
+    // A failed read must not leave a batch's transaction open under the run record's update.
+    await loads.settle().catch(() => undefined);
     if (error instanceof SessionUnavailable) throw error;
     await target
       .finishRun(runId, 'failed', Date.now(), counts, ctx.counters.payloadBytes)
