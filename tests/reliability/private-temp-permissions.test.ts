@@ -15,7 +15,7 @@ describe('private temp data is owner-only (POSIX 0700 directory, 0600 files) and
     const temp = PrivateTempDir.create(root);
     try {
       const snapshot = await openSqliteSnapshot(globalDbPath(userDir), temp, 'composer');
-      expect(snapshot.method).toBe('online-backup');
+      expect(snapshot.method).toBe('serialized-copy');
       expect(statSync(temp.path).mode & 0o777).toBe(0o700);
       const files = readdirSync(temp.path);
       expect(files.length).toBeGreaterThanOrEqual(2);

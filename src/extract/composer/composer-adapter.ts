@@ -26,12 +26,13 @@ import { discoverUserDir, type SourceKeyDeriver } from './discover-user-dir.js';
 import { GlobalAttribution } from './global-attribution.js';
 import { scanGlobalSessions } from './global-catalog.js';
 import { readGlobalSession } from './global-session-reader.js';
+import type { LazyFingerprint } from './session-fingerprint.js';
 import { unreadableDatabase } from './unreadable-database.js';
 import { readWorkspaceEntry } from './workspace-entry-reader.js';
 import type { WorkspaceEntryRef } from './workspace-index.js';
 
 type Handle =
-  | { kind: 'global'; locator: string; composerId: string }
+  | { kind: 'global'; locator: string; composerId: string; fingerprint: LazyFingerprint }
   | { kind: 'workspace'; locator: string; entry: WorkspaceEntryRef };
 
 export class ComposerAdapter implements SourceAdapter {
@@ -88,6 +89,7 @@ export class ComposerAdapter implements SourceAdapter {
         attribution.documentStamp(entry.composerId),
         attribution.headerStamp(entry.composerId),
       );
+      const { fingerprint } = entry;
       yield {
         sessionId: entry.composerId,
         sourceKey: source.sourceKey,
@@ -96,8 +98,16 @@ export class ComposerAdapter implements SourceAdapter {
         occurrenceRef: occurrenceRefFor(source.sourceKey, entry.composerId),
         workspacePath,
         workspaceMemberships: memberships,
-        sessionFingerprint: entry.sessionFingerprint,
-        handle: { kind: 'global', locator: source.locator, composerId: entry.composerId } satisfies Handle,
+        // Read when the ledger asks: after hydration that is free, before it one stats query.
+        get sessionFingerprint() {
+          return fingerprint.get();
+        },
+        handle: {
+          kind: 'global',
+          locator: source.locator,
+          composerId: entry.composerId,
+          fingerprint,
+        } satisfies Handle,
       };
     }
   }
@@ -141,7 +151,14 @@ export class ComposerAdapter implements SourceAdapter {
       const contribution: ComposerWorkspaceContribution = { kind: 'composer-workspace', occurrence, ...read };
       return contribution;
     }
-    const read = readGlobalSession(snapshot.db, handle.composerId, ctx.limits, ctx.counters, scope);
+    const { stats, ...read } = readGlobalSession(
+      snapshot.db,
+      handle.composerId,
+      ctx.limits,
+      ctx.counters,
+      scope,
+    );
+    if (stats !== null) handle.fingerprint.supply(stats);
     const contribution: ComposerGlobalContribution = { kind: 'composer-global', occurrence, ...read };
     return contribution;
   }

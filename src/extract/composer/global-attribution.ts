@@ -38,25 +38,24 @@ function toStamp(values: Record<string, unknown>): WorkspaceStamp | null {
 export class GlobalAttribution {
   private readonly headers = new Map<string, WorkspaceStamp>();
   private readonly stampStmt: Database.Statement | null;
-  private readonly stampValues: Database.Statement | null;
 
   constructor(
     db: Database.Database,
     private readonly limits: ReadLimits,
     private readonly budget: HydrationBudget,
   ) {
+    // One lookup: SQLite parses the value once per statement, and projects only from valid JSON.
     const columns = Object.entries(STAMP_FIELDS)
-      .map(([name, path]) => `json_extract(CAST(value AS TEXT), '${path}') AS ${name}`)
+      .map(
+        ([name, path]) =>
+          `CASE WHEN json_valid(CAST(value AS TEXT)) THEN json_extract(CAST(value AS TEXT), '${path}') END AS ${name}`,
+      )
       .join(', ');
     this.stampStmt = hasTable(db, 'cursorDiskKV')
       ? db.prepare(
-          `SELECT octet_length(value) AS len, CASE WHEN json_valid(CAST(value AS TEXT)) THEN 1 ELSE 0 END AS ok
+          `SELECT octet_length(value) AS len, CASE WHEN json_valid(CAST(value AS TEXT)) THEN 1 ELSE 0 END AS ok,
+                  ${columns}
              FROM cursorDiskKV WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
-        )
-      : null;
-    this.stampValues = hasTable(db, 'cursorDiskKV')
-      ? db.prepare(
-          `SELECT ${columns} FROM cursorDiskKV WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
         )
       : null;
     if (hasTable(db, 'ItemTable')) this.readHeaders(db);
@@ -83,13 +82,15 @@ export class GlobalAttribution {
 
   /** The `composerData` stamp of a session, or null when absent, unreadable or not JSON. */
   documentStamp(composerId: string): WorkspaceStamp | null {
-    if (this.stampStmt === null || this.stampValues === null) return null;
+    if (this.stampStmt === null) return null;
     const key = `${COMPOSER_DATA_PREFIX}${composerId}`;
-    const meta = this.stampStmt.get(key, key) as { len: number | null; ok: number } | undefined;
-    if (meta?.ok !== 1) return null;
+    const row = this.stampStmt.get(key, key) as
+      | ({ len: number | null; ok: number } & Record<string, unknown>)
+      | undefined;
+    if (row?.ok !== 1) return null;
     this.budget.chargeRows(1);
-    checkLimit('sqliteValueBytes', this.limits.sqliteValueBytes, meta.len ?? 0);
-    return toStamp(this.stampValues.get(key, key) as Record<string, unknown>);
+    checkLimit('sqliteValueBytes', this.limits.sqliteValueBytes, row.len ?? 0);
+    return toStamp(row);
   }
 
   headerStamp(composerId: string): WorkspaceStamp | null {

@@ -1,21 +1,22 @@
 /**
  * Catalogs the sessions of a global `state.vscdb` without reading payloads: a skip-scan over the
  * `bubbleId:` key index finds each composer ID with at least one bubble in O(sessions) index
- * seeks, and a per-session fingerprint (row count, max rowid, summed value lengths) detects change.
+ * seeks, and a per-session fingerprint (row count, max rowid, summed value lengths) detects change;
+ * its stats query runs only when the fingerprint is asked for before a hydration supplied it.
  */
 
-import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
 import { prefixUpperBound } from '../sqlite/keyset-pager.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+import { LazyFingerprint, type SessionStats } from './session-fingerprint.js';
 
 export const BUBBLE_PREFIX = 'bubbleId:';
 export const COMPOSER_DATA_PREFIX = 'composerData:';
 
 export interface GlobalCatalogEntry {
   composerId: string;
-  sessionFingerprint: string;
+  fingerprint: LazyFingerprint;
 }
 
 export function* scanGlobalSessions(
@@ -52,18 +53,25 @@ export function* scanGlobalSessions(
     const composerId = rest.slice(0, colon);
     const prefix = `${BUBBLE_PREFIX}${composerId}:`;
     const upper = prefixUpperBound(prefix);
-    const s = stats.get(prefix, upper, Buffer.byteLength(prefix), prefix) as {
-      n: number;
-      maxRow: number;
-      bytes: number;
-      rowSum: number;
+    const query = (): SessionStats => {
+      const s = stats.get(prefix, upper, Buffer.byteLength(prefix), prefix) as {
+        n: number;
+        maxRow: number | null;
+        bytes: number;
+        rowSum: number;
+      };
+      const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
+      const doc = composerRow.get(dataKey, dataKey) as { rid: number; len: number | null } | undefined;
+      return {
+        rows: s.n,
+        maxRowid: s.maxRow,
+        valueBytes: s.bytes,
+        rowidSum: s.rowSum,
+        docRowid: doc?.rid ?? null,
+        docBytes: doc?.len ?? null,
+      };
     };
-    const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
-    const doc = composerRow.get(dataKey, dataKey) as { rid: number; len: number | null } | undefined;
-    const sessionFingerprint = createHash('sha256')
-      .update(JSON.stringify([s.n, s.maxRow, s.bytes, s.rowSum, doc?.rid ?? null, doc?.len ?? null]))
-      .digest('hex');
-    yield { composerId, sessionFingerprint };
+    yield { composerId, fingerprint: new LazyFingerprint(query) };
     from = upper;
   }
 }

@@ -12,6 +12,7 @@ import { HydrationBudget, type KeyRowMeta, KeysetPager } from '../sqlite/keyset-
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { ComposerGlobalData, RawBubble } from './composer-contribution.js';
 import { BUBBLE_PREFIX, COMPOSER_DATA_PREFIX } from './global-catalog.js';
+import type { SessionStats } from './session-fingerprint.js';
 
 type Decoded =
   | { value: Record<string, unknown>; corruption: null }
@@ -53,13 +54,22 @@ export function readGlobalSession(
   limits: ReadLimits,
   counters: ReadCounters,
   scope: { sessionId: string; sourceRef: string },
-): { data: ComposerGlobalData; diagnostics: Diagnostic[] } {
+): { data: ComposerGlobalData; diagnostics: Diagnostic[]; stats: SessionStats | null } {
   const pager = new KeysetPager(db, 'cursorDiskKV', limits, counters);
   const budget = new HydrationBudget(limits);
   const diagnostics: Diagnostic[] = [];
   const data: ComposerGlobalData = { composerData: null, bubbles: [], truncated: false };
+  let stats: SessionStats | null = null;
   try {
     const docMeta = pager.exact(`${COMPOSER_DATA_PREFIX}${composerId}`, budget);
+    const seen: SessionStats = {
+      rows: 0,
+      maxRowid: null,
+      valueBytes: 0,
+      rowidSum: 0,
+      docRowid: docMeta?.rowid ?? null,
+      docBytes: docMeta === null || docMeta.isNull ? null : docMeta.byteLength,
+    };
     if (docMeta) {
       const doc = decodeJsonObject(pager.fetch(docMeta, budget));
       data.composerData = doc.value;
@@ -76,10 +86,13 @@ export function readGlobalSession(
     }
     const prefix = `${BUBBLE_PREFIX}${composerId}:`;
     for (const page of pager.pages(prefix, budget)) {
+      addPage(seen, page);
       let i = 0;
       for (const bytes of pager.fetchPage(page, prefix, budget))
         data.bubbles.push(toBubble(page[i++]!, prefix, decodeJsonObject(bytes)));
     }
+    // Sums past 2^53 would differ from SQLite's; the catalog's stats query then computes them.
+    if (Number.isSafeInteger(seen.rowidSum) && Number.isSafeInteger(seen.valueBytes)) stats = seen;
   } catch (error) {
     if (error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid) {
       data.truncated = true;
@@ -102,7 +115,17 @@ export function readGlobalSession(
       ),
     );
   }
-  return { data, diagnostics };
+  return { data, diagnostics, stats };
+}
+
+/** The catalog's bubble stats over the same rows: `page` is every row's metadata, in rowid order. */
+function addPage(stats: SessionStats, page: readonly KeyRowMeta[]): void {
+  for (const meta of page) {
+    stats.rows++;
+    stats.valueBytes += meta.byteLength;
+    stats.rowidSum += meta.rowid;
+  }
+  if (page.length > 0) stats.maxRowid = page[page.length - 1]!.rowid;
 }
 
 function toBubble(meta: KeyRowMeta, prefix: string, decoded: Decoded): RawBubble {

@@ -42,20 +42,37 @@ describe('Consistent SQLite snapshots', () => {
     fresh.close();
   });
 
-  it('a non-WAL database is copied by the online backup API into a private 0700/0600 temp dir, removed on dispose', async () => {
-    const path = buildDb(false);
-    temp = PrivateTempDir.create();
-    const snapshot = await openSqliteSnapshot(path, temp, 'composer');
-    expect(snapshot.method).toBe('online-backup');
-    expect(count(snapshot.db)).toBe(1);
-    expect(statSync(temp.path).mode & 0o777).toBe(0o700);
-    const copies = readdirSync(temp.path).filter((name) => name.endsWith('snapshot.sqlite'));
-    expect(copies).toHaveLength(1);
-    expect(statSync(join(temp.path, copies[0]!)).mode & 0o777).toBe(0o600);
-    snapshot.close();
-    temp.dispose();
-    expect(existsSync(temp.path)).toBe(false);
-  });
+  // Small files are written from their serialized image; past 8 MiB the backup API bounds memory.
+  it.each([
+    { rows: 1, method: 'serialized-copy' },
+    { rows: 3, method: 'online-backup' },
+  ])(
+    'a non-WAL database ($method) is copied into a private 0700/0600 temp dir, removed on dispose',
+    async ({ rows, method }) => {
+      const path = buildDb(false);
+      const writer = new Database(path);
+      for (let i = 1; i < rows; i++)
+        writer
+          .prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)')
+          .run(`bubbleId:s:big${i}`, Buffer.alloc(5 << 20, i));
+      writer.close();
+      temp = PrivateTempDir.create();
+      const snapshot = await openSqliteSnapshot(path, temp, 'composer');
+      expect(snapshot.method).toBe(method);
+      expect(count(snapshot.db)).toBe(rows);
+      expect(statSync(temp.path).mode & 0o777).toBe(0o700);
+      const copies = readdirSync(temp.path).filter((name) => name.endsWith('snapshot.sqlite'));
+      expect(copies).toHaveLength(1);
+      expect(statSync(join(temp.path, copies[0]!)).mode & 0o777).toBe(0o600);
+      const fresh = new Database(path);
+      fresh.prepare('DELETE FROM cursorDiskKV').run();
+      fresh.close();
+      expect(count(snapshot.db)).toBe(rows);
+      snapshot.close();
+      temp.dispose();
+      expect(existsSync(temp.path)).toBe(false);
+    },
+  );
 
   it('an unreadable database fails with SOURCE_UNREADABLE (no path in details) and leaves no copy behind', async () => {
     const path = join(tempDir('etl-snapshot-bad-'), 'state.vscdb');

@@ -1,0 +1,46 @@
+/**
+ * A global session's change evidence: its bubble rows' count, max rowid, summed value lengths and
+ * summed rowids, plus the `composerData` row's rowid and length. It is computed only when asked for:
+ * a complete hydration, which read the same rows in the same snapshot, supplies it without the
+ * catalog's stats query (which visits every bubble row once more).
+ */
+import { createHash } from 'node:crypto';
+
+export interface SessionStats {
+  rows: number;
+  maxRowid: number | null;
+  valueBytes: number;
+  rowidSum: number;
+  docRowid: number | null;
+  docBytes: number | null;
+}
+
+export function fingerprintOf(stats: SessionStats): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        stats.rows,
+        stats.maxRowid,
+        stats.valueBytes,
+        stats.rowidSum,
+        stats.docRowid,
+        stats.docBytes,
+      ]),
+    )
+    .digest('hex');
+}
+
+export class LazyFingerprint {
+  private value: string | null = null;
+  constructor(private readonly query: () => SessionStats) {}
+
+  /** Stats a hydration gathered from the rows it read; ignored once the fingerprint is known. */
+  supply(stats: SessionStats): void {
+    this.value ??= fingerprintOf(stats);
+  }
+
+  get(): string {
+    this.value ??= fingerprintOf(this.query());
+    return this.value;
+  }
+}

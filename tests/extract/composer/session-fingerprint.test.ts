@@ -1,0 +1,126 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeComposer } from '../../../fixtures/composer/composer-session.js';
+import {
+  json,
+  rawBytes,
+  rawText,
+  StateDbBuilder,
+  sqlNull,
+} from '../../../fixtures/composer/state-db-builder.js';
+import { ComposerAdapter } from '../../../src/extract/composer/composer-adapter.js';
+import type { ComposerGlobalContribution } from '../../../src/extract/composer/composer-contribution.js';
+import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/extract/limits/read-limits.js';
+import { createReadContext } from '../../../src/extract/read-context.js';
+import type { SessionOccurrence } from '../../../src/extract/source-adapter.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+const PLAIN = 'f1000000-0000-4000-8000-000000000001';
+const ODD_ROWS = 'f1000000-0000-4000-8000-000000000002';
+const NO_DOC = 'f1000000-0000-4000-8000-000000000003';
+const NULL_DOC = 'f1000000-0000-4000-8000-000000000004';
+const BIG = 'f1000000-0000-4000-8000-000000000005';
+
+function writeGlobal(userDir: string): void {
+  const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
+  writeComposer(db, {
+    id: PLAIN,
+    bubbles: [
+      { id: 'p1', role: 'user', text: 'hello' },
+      { id: 'p2', role: 'assistant', text: 'héllo wörld ✓' },
+    ],
+  });
+  writeComposer(db, { id: ODD_ROWS, bubbles: [{ id: 'o1', role: 'user', text: 'first' }] });
+  db.bubble(ODD_ROWS, 'o2', sqlNull, 9_000)
+    .bubble(ODD_ROWS, 'o3', rawBytes(new Uint8Array([0xff, 0xfe])), 12_345)
+    .bubble(ODD_ROWS, 'o4', rawText('not json'), 700)
+    .bubble(NO_DOC, 'n1', json({ type: 1, text: 'orphan' }))
+    .composerData(NULL_DOC, sqlNull)
+    .bubble(NULL_DOC, 'd1', json({ type: 1, text: 'kept' }));
+  writeComposer(db, {
+    id: BIG,
+    bubbles: [
+      { id: 'b1', role: 'user', text: 'short' },
+      { id: 'b2', role: 'assistant', text: 'x'.repeat(5_000) },
+    ],
+  });
+  db.close();
+}
+
+const adapters: ComposerAdapter[] = [];
+const temps: PrivateTempDir[] = [];
+afterEach(() => {
+  for (const adapter of adapters.splice(0)) adapter.close();
+  for (const temp of temps.splice(0)) temp.dispose();
+});
+
+async function catalog(userDir: string, limits: ReadLimits) {
+  const temp = PrivateTempDir.create();
+  temps.push(temp);
+  const ctx = createReadContext({ limits, temp, includeCrossWorkspaceSources: false });
+  const adapter = new ComposerAdapter();
+  adapters.push(adapter);
+  const occurrences: SessionOccurrence[] = [];
+  const roots = {
+    cursorUserDir: userDir,
+    cursorStoreRoot: null,
+    inputs: [],
+    backups: [],
+    carrier: 'live' as const,
+  };
+  for (const source of await adapter.discover(roots))
+    for await (const occurrence of adapter.catalog(source, ctx)) occurrences.push(occurrence);
+  return { adapter, ctx, occurrences };
+}
+
+/** Fingerprints as the ledger stores them: after hydration (when hydrated) or from a fresh catalog. */
+async function fingerprints(
+  userDir: string,
+  limits: ReadLimits,
+  hydrate: boolean,
+): Promise<Map<string, string>> {
+  const { adapter, ctx, occurrences } = await catalog(userDir, limits);
+  const result = new Map<string, string>();
+  for (const occurrence of occurrences) {
+    if (hydrate) await adapter.hydrate(occurrence, ctx);
+    result.set(occurrence.sessionId, occurrence.sessionFingerprint!);
+  }
+  return result;
+}
+
+describe('global session fingerprints', () => {
+  it('a hydrated session stores byte-for-byte the fingerprint the next catalog computes (NULL, odd rowids, undecodable, orphan and NULL-doc sessions)', async () => {
+    const userDir = join(tempDir('etl-fingerprint-'), 'User');
+    writeGlobal(userDir);
+    const afterHydration = await fingerprints(userDir, DEFAULT_READ_LIMITS, true);
+    const nextCatalog = await fingerprints(userDir, DEFAULT_READ_LIMITS, false);
+    expect([...afterHydration.keys()].sort()).toEqual([PLAIN, ODD_ROWS, NO_DOC, NULL_DOC, BIG].sort());
+    expect(afterHydration).toEqual(nextCatalog);
+    expect(new Set(afterHydration.values()).size).toBe(5);
+  });
+
+  it('a read cut short by a limit still stores the catalog fingerprint', async () => {
+    const userDir = join(tempDir('etl-fingerprint-'), 'User');
+    writeGlobal(userDir);
+    const limits = { ...DEFAULT_READ_LIMITS, sqliteValueBytes: 4096 };
+    const { adapter, ctx, occurrences } = await catalog(userDir, limits);
+    const big = occurrences.find((o) => o.sessionId === BIG)!;
+    const contribution = (await adapter.hydrate(big, ctx)) as ComposerGlobalContribution;
+    expect(contribution.data.truncated).toBe(true);
+    expect(big.sessionFingerprint).toBe((await fingerprints(userDir, limits, false)).get(BIG));
+  });
+
+  it('an in-place edit of one bubble changes only that session fingerprint', async () => {
+    const userDir = join(tempDir('etl-fingerprint-'), 'User');
+    writeGlobal(userDir);
+    const before = await fingerprints(userDir, DEFAULT_READ_LIMITS, true);
+    const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
+    db.db
+      .prepare('UPDATE cursorDiskKV SET value = ? WHERE key = ?')
+      .run(JSON.stringify({ type: 1, text: 'edited, longer' }), `bubbleId:${NO_DOC}:n1`);
+    db.close();
+    const after = await fingerprints(userDir, DEFAULT_READ_LIMITS, false);
+    for (const [id, fingerprint] of before) expect(after.get(id) === fingerprint).toBe(id !== NO_DOC);
+  });
+});
