@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    setupFiles: ['tests/setup/private-tmpdir.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
