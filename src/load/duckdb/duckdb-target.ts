@@ -31,6 +31,8 @@ export class DuckDbTarget implements WarehouseTarget {
   readonly kind = 'duckdb' as const;
   readonly ledger: DuckDbLedger;
   private diagnosticSeq = 0;
+  /** Whether any session row was written: only a run that wrote none may skip the close checkpoint. */
+  private wroteSessionRows = false;
 
   private constructor(
     private readonly warehouse: DuckDbWarehouse,
@@ -89,6 +91,7 @@ export class DuckDbTarget implements WarehouseTarget {
     const { results, writes } = planLoads(sessions, archived, policy);
     if (writes.length === 0 && ledger === undefined) return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
+    if (writes.length > 0 || replaced.length > 0) this.wroteSessionRows = true;
     await this.inTransaction(async () => {
       faultPoint('batch-begun');
       if (replaced.length > 0) {
@@ -181,7 +184,8 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   async close(): Promise<void> {
-    await this.warehouse.keepSmallWal();
+    // Session rows stay checkpointed into the file at close, so a copy of the file alone holds them.
+    if (!this.wroteSessionRows) await this.warehouse.keepSmallWal();
     this.warehouse.close();
   }
 
