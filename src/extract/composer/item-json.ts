@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
+import { cachedStatement } from '../sqlite/statement-cache.js';
 
 /** The rowid of a well-formed JSON value stored under `key`, admitted against the value bound. */
 export function jsonItemRow(
@@ -15,12 +16,11 @@ export function jsonItemRow(
   limits: ReadLimits,
   budget: HydrationBudget,
 ): number | null {
-  const row = db
-    .prepare(
-      `SELECT rowid AS rid, octet_length(value) AS len, json_valid(CAST(value AS TEXT)) AS ok
-         FROM "${table}" WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
-    )
-    .get(key, key) as { rid: number; len: number | null; ok: number | null } | undefined;
+  const row = cachedStatement(
+    db,
+    `SELECT rowid AS rid, octet_length(value) AS len, json_valid(CAST(value AS TEXT)) AS ok
+       FROM "${table}" WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+  ).get(key, key) as { rid: number; len: number | null; ok: number | null } | undefined;
   if (!row) return null;
   budget.chargeRows(1);
   checkLimit('sqliteValueBytes', limits.sqliteValueBytes, row.len ?? 0);
@@ -84,8 +84,9 @@ export function jsonArrayElementBytes(
   rowid: number,
   elementPath: string,
 ): Buffer | null {
-  const row = db
-    .prepare(`SELECT CAST(json_extract(CAST(value AS TEXT), ?) AS BLOB) AS v FROM "${table}" WHERE rowid = ?`)
-    .get(elementPath, rowid) as { v: Buffer | null } | undefined;
+  const row = cachedStatement(
+    db,
+    `SELECT CAST(json_extract(CAST(value AS TEXT), ?) AS BLOB) AS v FROM "${table}" WHERE rowid = ?`,
+  ).get(elementPath, rowid) as { v: Buffer | null } | undefined;
   return row?.v ?? null;
 }

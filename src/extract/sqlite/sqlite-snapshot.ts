@@ -9,6 +9,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { IoError } from '../../shared/errors.js';
 import type { PrivateTempDir } from '../fs/private-temp-dir.js';
 import { Database } from './sqlite-driver.js';
+import { cachedStatement } from './statement-cache.js';
 
 export type SnapshotMethod = 'wal-read-transaction' | 'serialized-copy' | 'online-backup';
 
@@ -90,7 +91,10 @@ export function asSourceError(error: unknown, sourceKind: string): unknown {
 }
 
 export function hasTable(db: BetterSqlite3.Database, table: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+  return (
+    cachedStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
+    undefined
+  );
 }
 
 /** Maps an unopenable database to null (the caller degrades); any other error propagates. */
