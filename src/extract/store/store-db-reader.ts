@@ -28,15 +28,19 @@ export function failedDb(facts: StoreSessionFacts, failure: string): StoreDbData
 }
 
 function blobReader(db: Database.Database, env: ReadEnv, budget: HydrationBudget) {
-  const sizeStmt = db.prepare('SELECT octet_length(data) AS len FROM blobs WHERE id = ?');
-  const dataStmt = db.prepare('SELECT CAST(data AS BLOB) AS data FROM blobs WHERE id = ?');
+  // One lookup per blob: the size, and the value only when the size is within the limit (an
+  // oversized value is never materialized).
+  const blobStmt = db.prepare(
+    'SELECT octet_length(data) AS len, CASE WHEN octet_length(data) <= ? THEN CAST(data AS BLOB) END AS data FROM blobs WHERE id = ?',
+  );
   return (id: string): Uint8Array | null => {
-    const meta = sizeStmt.get(id) as { len: number | null } | undefined;
-    if (!meta || meta.len === null) return null;
+    const row = blobStmt.get(env.limits.sqliteValueBytes, id) as
+      | { len: number | null; data: Buffer | null }
+      | undefined;
+    if (!row || row.len === null) return null;
     budget.chargeRows(1);
-    checkLimit('sqliteValueBytes', env.limits.sqliteValueBytes, meta.len);
-    const row = dataStmt.get(id) as { data: Buffer } | undefined;
-    if (!row) return null;
+    checkLimit('sqliteValueBytes', env.limits.sqliteValueBytes, row.len);
+    if (row.data === null) return null;
     checkLimit('sqliteValueBytes', env.limits.sqliteValueBytes, row.data.length);
     budget.chargeBytes(row.data.length);
     env.counters.chargePayload(row.data.length);

@@ -19,8 +19,13 @@ export function normalizeText(content: string): string {
   return wrapped ? wrapped[1]!.trim() : collapsed;
 }
 
+/** The longest placeholder: longer text is real without hashing it for the set lookup. */
+const PLACEHOLDER_CHARS = Math.max(...[...PLACEHOLDERS].map((p) => p.length));
+
 export function hasRealContent(message: ViewMessage): boolean {
-  return !message.isCorrupted && !PLACEHOLDERS.has(message.content.trim());
+  if (message.isCorrupted) return false;
+  const text = message.content.trim();
+  return text.length > PLACEHOLDER_CHARS || !PLACEHOLDERS.has(text);
 }
 
 function paramsKey(params: unknown): string | null {
@@ -31,14 +36,16 @@ function toolSignature(call: ViewToolCall): [string, string | null] {
   return [call.name, paramsKey(call.params)];
 }
 
-/** The strong key, or null for a blank message (which must never anchor). */
+/**
+ * The strong key, or null for a blank message (which must never anchor). The role and tool
+ * signatures are JSON values, each ending where its text says, so appending the normalized text
+ * unescaped keeps keys equal exactly when all three are equal, without an escaped copy of the text.
+ */
 export function strongKey(message: ViewMessage): string | null {
-  if (!hasRealContent(message) && message.toolCalls.length === 0) return null;
-  return canonicalJson([
-    message.role,
-    hasRealContent(message) ? normalizeText(message.content) : '',
-    message.toolCalls.map(toolSignature),
-  ]);
+  const real = hasRealContent(message);
+  if (!real && message.toolCalls.length === 0) return null;
+  const head = JSON.stringify(message.role) + canonicalJson(message.toolCalls.map(toolSignature));
+  return real ? head + normalizeText(message.content) : head;
 }
 
 /** Two calls of the same tool contradict each other when both carry different parameters. */
