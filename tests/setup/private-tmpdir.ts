@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
 const root = mkdtempSync(join(tmpdir(), 'etl-vitest-'));
+// Traversable, not listable: the hostile suite runs some children as an unprivileged user.
+chmodSync(root, 0o711);
 process.env.TMPDIR = root;
 
 /** Tests deny access to directories on purpose: give the owner access back so they can be removed. */
