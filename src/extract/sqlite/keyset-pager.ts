@@ -9,6 +9,7 @@ import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+import { cachedStatement } from './statement-cache.js';
 
 export interface KeyRowMeta {
   rowid: number;
@@ -55,44 +56,36 @@ const FETCH_WINDOW_BYTES = 4 * 1024 * 1024;
 
 type RawRow = { rid: number; k: Buffer; v: Buffer | null };
 
-/** Prepared once per connection and table: a pager is built per session, and preparing is not free. */
-const statementCache = new WeakMap<Database.Database, Map<string, PagerStatements>>();
-
+/** A pager is built per session: its statements are prepared once per connection and table. */
 function pagerStatements(db: Database.Database, table: string): PagerStatements {
-  let byTable = statementCache.get(db);
-  if (!byTable) {
-    byTable = new Map();
-    statementCache.set(db, byTable);
-  }
-  let statements = byTable.get(table);
-  if (!statements) {
-    const t = quoteIdent(table);
-    statements = {
-      // The range uses the UNIQUE key index; the BLOB comparison makes the prefix test byte-exact.
-      page: db.prepare(
-        `SELECT rowid AS rid, CAST(key AS BLOB) AS k, octet_length(value) AS len, value IS NULL AS nul
-           FROM ${t}
-          WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB) AND rowid > ?
-          ORDER BY rowid LIMIT ?`,
-      ),
-      value: db.prepare(
-        `SELECT rowid AS rid, CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${t} WHERE rowid = ?`,
-      ),
-      // `+rowid` keeps the planner on the key index (a rowid range would scan other sessions' rows).
-      window: db.prepare(
-        `SELECT rowid AS rid, CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v
-           FROM ${t}
-          WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)
-            AND +rowid >= ? AND +rowid <= ?`,
-      ),
-      exact: db.prepare(
-        `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul
-           FROM ${t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
-      ),
-    };
-    byTable.set(table, statements);
-  }
-  return statements;
+  const t = quoteIdent(table);
+  return {
+    // The range uses the UNIQUE key index; the BLOB comparison makes the prefix test byte-exact.
+    page: cachedStatement(
+      db,
+      `SELECT rowid AS rid, CAST(key AS BLOB) AS k, octet_length(value) AS len, value IS NULL AS nul
+         FROM ${t}
+        WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB) AND rowid > ?
+        ORDER BY rowid LIMIT ?`,
+    ),
+    value: cachedStatement(
+      db,
+      `SELECT rowid AS rid, CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${t} WHERE rowid = ?`,
+    ),
+    // `+rowid` keeps the planner on the key index (a rowid range would scan other sessions' rows).
+    window: cachedStatement(
+      db,
+      `SELECT rowid AS rid, CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v
+         FROM ${t}
+        WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)
+          AND +rowid >= ? AND +rowid <= ?`,
+    ),
+    exact: cachedStatement(
+      db,
+      `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul
+         FROM ${t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+    ),
+  };
 }
 
 export class KeysetPager {
