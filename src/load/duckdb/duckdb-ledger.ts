@@ -9,7 +9,7 @@ import { canonicalJson } from '../../transform/canonical-json.js';
 import type { LedgerBatch, LedgerFinal, LedgerSource, Membership, SyncLedgerStore } from '../sync-ledger.js';
 import type { LoadResult } from '../target.js';
 import { listValue } from './duckdb-api.js';
-import { appendToTable, placeholders } from './row-appender.js';
+import { appendToTable } from './row-appender.js';
 
 function membershipKey(list: readonly Membership[]): string {
   return canonicalJson(
@@ -59,16 +59,14 @@ export class DuckDbLedger implements SyncLedgerStore {
 
   async sourcesOfSessions(sessionIds: readonly string[]): Promise<Map<string, string[]>> {
     const map = new Map<string, string[]>();
-    for (const chunk of chunks(sessionIds)) {
-      const reader = await this.connection.runAndReadAll(
-        `SELECT DISTINCT session_id, source_key FROM etl_session_sources WHERE session_id IN (${placeholders(chunk.length)})`,
-        chunk,
-      );
-      for (const row of reader.getRowObjects()) {
-        const list = map.get(String(row.session_id)) ?? [];
-        if (list.length === 0) map.set(String(row.session_id), list);
-        list.push(String(row.source_key));
-      }
+    const rows = await this.readForKeys(
+      'SELECT DISTINCT session_id, source_key FROM etl_session_sources WHERE session_id IN',
+      sessionIds,
+    );
+    for (const row of rows) {
+      const list = map.get(String(row.session_id)) ?? [];
+      if (list.length === 0) map.set(String(row.session_id), list);
+      list.push(String(row.source_key));
     }
     return map;
   }
@@ -87,12 +85,11 @@ export class DuckDbLedger implements SyncLedgerStore {
     const vanished = await this.advanceSources(runId, final);
     for (const [sourceKey, seen] of final.fullyRead) {
       const stale = (await this.readMemberships(sourceKey)).filter((m) => !seen.has(m.sessionId));
-      for (const chunk of chunks(stale.map((m) => m.sessionId))) {
-        await this.connection.run(
-          `DELETE FROM etl_session_sources WHERE source_key = $1 AND session_id IN (${placeholders(chunk.length, 1)})`,
-          [sourceKey, ...chunk],
-        );
-      }
+      await this.runForKeys(
+        'DELETE FROM etl_session_sources WHERE source_key = $2 AND session_id IN',
+        stale.map((m) => m.sessionId),
+        [sourceKey],
+      );
     }
     if (final.concludeVanished) await this.retireVanishedSources(vanished);
     // advanceSources stamped exactly the discovered sources with this run: a join, not key lists.
@@ -113,18 +110,16 @@ export class DuckDbLedger implements SyncLedgerStore {
 
   private async writeMemberships(batch: LedgerBatch, ids: string[]): Promise<void> {
     const existing = new Map<string, Membership[]>();
-    for (const chunk of chunks(ids)) {
-      const reader = await this.connection.runAndReadAll(
-        `SELECT session_id, source_key, occurrence_ref, session_fingerprint FROM etl_session_sources
-          WHERE session_id IN (${placeholders(chunk.length)})`,
-        chunk,
-      );
-      for (const m of reader.getRowObjects().map(toMembership)) {
-        if (!batch.discoveredSourceKeys.has(m.sourceKey)) continue;
-        const list = existing.get(m.sessionId) ?? [];
-        if (list.length === 0) existing.set(m.sessionId, list);
-        list.push(m);
-      }
+    const rows = await this.readForKeys(
+      `SELECT session_id, source_key, occurrence_ref, session_fingerprint FROM etl_session_sources
+        WHERE session_id IN`,
+      ids,
+    );
+    for (const m of rows.map(toMembership)) {
+      if (!batch.discoveredSourceKeys.has(m.sourceKey)) continue;
+      const list = existing.get(m.sessionId) ?? [];
+      if (list.length === 0) existing.set(m.sessionId, list);
+      list.push(m);
     }
     // Only sessions whose membership changed are rewritten: identical input stays write-free.
     const changed = ids.filter(
@@ -134,12 +129,10 @@ export class DuckDbLedger implements SyncLedgerStore {
     const stale = changed.flatMap((id) =>
       (existing.get(id) ?? []).map((m) => `${id}\u0000${m.occurrenceRef}`),
     );
-    for (const chunk of chunks(stale)) {
-      await this.connection.run(
-        `DELETE FROM etl_session_sources WHERE session_id || chr(0) || occurrence_ref IN (${placeholders(chunk.length)})`,
-        chunk,
-      );
-    }
+    await this.runForKeys(
+      'DELETE FROM etl_session_sources WHERE session_id || chr(0) || occurrence_ref IN',
+      stale,
+    );
     await appendToTable(
       this.connection,
       sessionSourcesTable,
@@ -160,28 +153,22 @@ export class DuckDbLedger implements SyncLedgerStore {
     ids: string[],
     results: readonly LoadResult[],
   ): Promise<void> {
-    const known = new Set<string>();
-    for (const chunk of chunks(ids)) {
-      const reader = await this.connection.runAndReadAll(
-        `SELECT session_id FROM etl_session_state WHERE session_id IN (${placeholders(chunk.length)})`,
-        chunk,
-      );
-      for (const row of reader.getRowObjects()) known.add(String(row.session_id));
-      await this.connection.run(
-        `UPDATE etl_session_state SET present_in_source = true, absent_since_run = NULL, last_seen_run = $1
-          WHERE session_id IN (${placeholders(chunk.length, 1)})`,
-        [runId, ...chunk],
-      );
-    }
+    const rows = await this.readForKeys('SELECT session_id FROM etl_session_state WHERE session_id IN', ids);
+    const known = new Set(rows.map((row) => String(row.session_id)));
+    await this.runForKeys(
+      `UPDATE etl_session_state SET present_in_source = true, absent_since_run = NULL, last_seen_run = $2
+        WHERE session_id IN`,
+      ids,
+      [runId],
+    );
     const written = results
       .filter((r) => r.action === 'insert' || r.action === 'replace')
       .map((r) => r.sessionId);
-    for (const chunk of chunks(written.filter((id) => known.has(id)))) {
-      await this.connection.run(
-        `UPDATE etl_session_state SET last_changed_run = $1 WHERE session_id IN (${placeholders(chunk.length, 1)})`,
-        [runId, ...chunk],
-      );
-    }
+    await this.runForKeys(
+      'UPDATE etl_session_state SET last_changed_run = $2 WHERE session_id IN',
+      written.filter((id) => known.has(id)),
+      [runId],
+    );
     const changedNow = new Set(written);
     await appendToTable(
       this.connection,
@@ -257,7 +244,14 @@ export class DuckDbLedger implements SyncLedgerStore {
   /** Runs `<sql> (<keys>)` with the keys bound as one list parameter ($1), skipped when there are none. */
   private async runForKeys(sql: string, keys: readonly string[], rest: DuckDBValue[] = []): Promise<void> {
     if (keys.length === 0) return;
-    await this.connection.run(`${sql} (SELECT unnest($1::VARCHAR[]))`, [listValue([...keys]), ...rest]);
+    await this.connection.run(keyListSql(sql), [listValue([...keys]), ...rest]);
+  }
+
+  /** Reads `<sql> (<keys>)` with the keys bound as one list parameter ($1); no rows when there are none. */
+  private async readForKeys(sql: string, keys: readonly string[]): Promise<Record<string, unknown>[]> {
+    if (keys.length === 0) return [];
+    const reader = await this.connection.runAndReadAll(keyListSql(sql), [listValue([...keys])]);
+    return reader.getRowObjects();
   }
 }
 
@@ -308,10 +302,7 @@ function sameStoredSource(
   );
 }
 
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
+/** `<sql> (<the $1 list's elements>)`: one bound list instead of chunks of placeholders. */
+function keyListSql(sql: string): string {
+  return `${sql} (SELECT unnest($1::VARCHAR[]))`;
 }
