@@ -49,7 +49,7 @@ export class CaptureAdapter implements SourceAdapter {
       try {
         surface = sniffSurface(locator);
       } catch (error) {
-        // A file that cannot be opened (no permission) is refused, as a failed read is at catalog.
+        // A file that cannot be opened, or is UTF-16, is refused as a failed read is at catalog.
         this.pending.push(rejectionDiagnostic(error, sourceKey));
         continue;
       }

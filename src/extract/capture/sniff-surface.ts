@@ -5,6 +5,7 @@
 import { closeSync, readSync } from 'node:fs';
 import { extname } from 'node:path';
 import { openRegularFileSync } from '../fs/open-regular-file.js';
+import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 
 export type CaptureSurface =
   | 'cli-stream'
@@ -18,17 +19,36 @@ export type CaptureSurface =
 const V0_MESSAGE_TYPE = /"type"\s*:\s*"(?:user|assistant)_message"/;
 
 const SNIFF_BYTES = 16 * 1024;
+/** How many leading bytes are inspected for the NULs of BOM-less UTF-16 text. */
+const UTF16_PROBE_BYTES = 64;
+
+/**
+ * UTF-16 text (a BOM, or a NUL in every other byte of the first ones): what a Windows PowerShell
+ * `>` redirect of `cursor-agent --output-format stream-json` writes. UTF-8 captures never hold NULs.
+ */
+function looksUtf16(bytes: Buffer): boolean {
+  if (
+    bytes.length >= 2 &&
+    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+  )
+    return true;
+  const probe = bytes.subarray(0, UTF16_PROBE_BYTES);
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < probe.length; i++) if (probe[i] === 0) i % 2 === 0 ? even++ : odd++;
+  const pairs = Math.floor(probe.length / 2);
+  return pairs >= 2 && (even * 2 >= pairs || odd * 2 >= pairs);
+}
 
 function readPrefix(path: string): string {
   const fd = openRegularFileSync(path);
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
-    const read = readSync(fd, buffer, 0, SNIFF_BYTES, 0);
+    const bytes = buffer.subarray(0, readSync(fd, buffer, 0, SNIFF_BYTES, 0));
+    // Refused by name rather than as "not a capture": it is one, in an encoding never transcoded.
+    if (looksUtf16(bytes)) throw new SourceEncodingInvalid('utf16', 'capture');
     // Lenient here on purpose: sniffing only classifies; the reader decodes strictly.
-    return buffer
-      .subarray(0, read)
-      .toString('utf8')
-      .replace(/^\uFEFF/, '');
+    return bytes.toString('utf8').replace(/^\uFEFF/, '');
   } finally {
     closeSync(fd);
   }

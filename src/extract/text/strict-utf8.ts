@@ -8,7 +8,8 @@ import { IoError } from '../../shared/errors.js';
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const BOM = '\uFEFF';
 
-export type EncodingProblem = 'invalid-utf8' | 'misplaced-bom';
+/** `utf16`: the bytes are UTF-16 (a BOM, or NULs between ASCII bytes), e.g. a Windows PowerShell redirect. */
+export type EncodingProblem = 'invalid-utf8' | 'misplaced-bom' | 'utf16';
 
 export class SourceEncodingInvalid extends IoError {
   constructor(
@@ -18,7 +19,10 @@ export class SourceEncodingInvalid extends IoError {
     super('SOURCE_ENCODING_INVALID', `Source text is not valid UTF-8 (${problem})`, {
       problem,
       sourceKind,
-      remedy: 'The source is not deterministic UTF-8; it is not guessed or transcoded.',
+      remedy:
+        problem === 'utf16'
+          ? 'Save the source as UTF-8 (Windows PowerShell 5 redirects write UTF-16); it is not transcoded.'
+          : 'The source is not deterministic UTF-8; it is not guessed or transcoded.',
     });
   }
 

@@ -40,6 +40,22 @@ describe('capture discovery of inputs it may not read', () => {
     ]);
   });
 
+  it('refuses a UTF-16 capture as SOURCE_ENCODING_INVALID (fail-closed) and keeps the UTF-8 ones', async () => {
+    const dir = tempDir('etl-capture-utf16-');
+    const readable = writeCapture(dir, 'a.ndjson', CLI_CAPTURE);
+    writeCapture(
+      dir,
+      'b.ndjson',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CLI_CAPTURE, 'utf16le')]),
+    );
+    denied.clear();
+    const { sources, diagnostics } = await discover([dir]);
+    expect(sources).toEqual([readable]);
+    expect(diagnostics.map((d) => [d.code, d.severity, d.details.problem, d.details.failClosed])).toEqual([
+      ['SOURCE_ENCODING_INVALID', 'error', 'utf16', true],
+    ]);
+  });
+
   it('refuses a folder it cannot list, without reading below it', async () => {
     const dir = tempDir('etl-capture-denied-');
     const readable = writeCapture(dir, 'a.ndjson', CLI_CAPTURE);

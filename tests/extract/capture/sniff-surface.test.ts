@@ -34,3 +34,30 @@ describe('sniffSurface (content decides, the extension is only a hint)', () => {
       expect(sniffSurface(writeCapture(dir, name, content))).toBe(expected);
     });
 });
+
+describe('sniffSurface refuses UTF-16 ("Invalid or mixed encoding is not guessed, transcoded, or replacement-decoded")', () => {
+  const dir = tempDir();
+  const utf16le = (text: string, bom: boolean) =>
+    Buffer.concat([bom ? Buffer.from([0xff, 0xfe]) : Buffer.alloc(0), Buffer.from(text, 'utf16le')]);
+  const utf16be = (text: string) => utf16le(text, false).swap16();
+  const cases: [string, Buffer][] = [
+    ['le-bom.ndjson', utf16le(completeBasic(), true)],
+    ['le.ndjson', utf16le(completeBasic(), false)],
+    ['be-bom.md', Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(exportChat())])],
+    ['be.md', utf16be(exportChat())],
+  ];
+  for (const [name, bytes] of cases)
+    it(`${name}: SOURCE_ENCODING_INVALID (utf16), not "undetectable"`, () => {
+      expect(() => sniffSurface(writeCapture(dir, name, bytes))).toThrow(
+        expect.objectContaining({
+          code: 'SOURCE_ENCODING_INVALID',
+          details: expect.objectContaining({ problem: 'utf16' }),
+        }),
+      );
+    });
+
+  it('a UTF-8 BOM is still accepted', () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(completeBasic())]);
+    expect(sniffSurface(writeCapture(dir, 'utf8-bom.ndjson', bytes))).toBe('cli-stream');
+  });
+});
