@@ -12,6 +12,7 @@ import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from '../../tran
 import { exportQueryFailed } from './copy-export.js';
 import type { ExportProgress } from './export-progress.js';
 import type { AnyTable } from './export-tables.js';
+import { jsonText, StoredJson } from './json-text.js';
 
 export const ARCHIVE_LINE_FORMAT = 'cursor-etl.archive-session.v1';
 const PAGE_SESSIONS = 100;
@@ -21,7 +22,7 @@ type Row = Record<string, DuckDBValue>;
 const iso = (value: unknown): string | null =>
   value === null ? null : new Date(Number(value)).toISOString();
 const num = (value: unknown): number | null => (value === null ? null : Number(value));
-const parsed = (value: unknown): unknown => (value === null ? null : JSON.parse(String(value)));
+const stored = (value: unknown): StoredJson | null => (value === null ? null : new StoredJson(String(value)));
 
 async function rows(connection: DuckDBConnection, sql: string, params: DuckDBValue[]): Promise<Row[]> {
   return (await connection.runAndReadAll(sql, params)).getRowObjects();
@@ -49,10 +50,10 @@ function toolJson(messageKey: string, t: Row): Record<string, unknown> {
     toolId: t.tool_id,
     name: t.name,
     status: t.status,
-    params: parsed(t.params),
+    params: stored(t.params),
     result: t.result,
     error: t.error,
-    files: parsed(t.files),
+    files: stored(t.files),
     userDecision: t.user_decision,
   };
 }
@@ -159,7 +160,7 @@ export async function exportArchiveJsonl(
       );
       for (const s of page) {
         const id = String(s.session_id);
-        if (!out.write(`${JSON.stringify(sessionJson(s, messages.get(id) ?? [], tools.get(id) ?? []))}\n`))
+        if (!out.write(`${jsonText(sessionJson(s, messages.get(id) ?? [], tools.get(id) ?? []))}\n`))
           await once(out, 'drain');
       }
       count += page.length;

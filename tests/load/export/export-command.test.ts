@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROW_TABLES } from '../../../schemas/tables.js';
@@ -108,6 +109,33 @@ describe('etl export', () => {
     expect(lines[0]!.messages[1]!.toolCalls[0]!.key).toBe(
       'cursor:3f2a9c1e-0000-4000-8000-00000000a001:b-a001-02:tc:0',
     );
+  });
+
+  it('archive-jsonl writes stored params verbatim, even 100 000 levels deep (no parse/stringify round trip)', async () => {
+    const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`;
+    const copy = join(tempDir(), 'deep.duckdb');
+    copyFileSync(warehouse, copy);
+    const instance = await DuckDBInstance.create(copy);
+    const connection = await instance.connect();
+    await connection.run('UPDATE tool_calls SET params = $1 WHERE tool_ordinal = 0', [deep]);
+    connection.closeSync();
+    instance.closeSync();
+    const file = join(tempDir(), 'deep.jsonl');
+    const result = runCli([
+      'export',
+      '--json',
+      '--format',
+      'archive-jsonl',
+      '--out',
+      file,
+      '--target',
+      `duckdb:${copy}`,
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text.split(`"params":${deep},`).length - 1).toBe(4);
+    expect(text.trim().split('\n')).toHaveLength(3);
   });
 
   it('--where filters the exported rows', () => {
