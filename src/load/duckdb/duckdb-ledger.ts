@@ -92,13 +92,8 @@ export class DuckDbLedger implements SyncLedgerStore {
       );
     }
     if (final.concludeVanished) await this.retireVanishedSources(vanished);
-    // advanceSources stamped exactly the discovered sources with this run: a join, not key lists.
-    await this.connection.run(
-      `UPDATE etl_session_state SET last_seen_run = $1 WHERE present_in_source AND session_id IN
-         (SELECT m.session_id FROM etl_session_sources m JOIN etl_sources s USING (source_key)
-           WHERE s.last_seen_run = $1)`,
-      [runId],
-    );
+    // Sessions of sources this run skipped keep their last_seen_run: the stamps on etl_sources confirm
+    // them, so a no-op does not rewrite a row per archived session.
     const absent = await this.connection.runAndReadAll(
       `UPDATE etl_session_state SET present_in_source = false, absent_since_run = $1
         WHERE present_in_source AND session_id NOT IN (SELECT session_id FROM etl_session_sources)
