@@ -189,7 +189,7 @@ export async function runPipeline(
   const adapters = createAdapters();
   let status: RunSummary['status'] = 'committed';
   const loads = new OverlappedLoad();
-  // Discovery only stats and lists files, so it runs while the warehouse opens; a discovery error is
+  // Discovery never touches the warehouse, so it runs while the warehouse opens; a discovery error is
   // handled here and rethrown by plan, after the run is recorded, as when discovery followed the open.
   const discovery = discoverSources(adapters, options.roots, ctx);
   discovery.catch(() => undefined);
