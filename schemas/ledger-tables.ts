@@ -72,7 +72,10 @@ export const sessionStateTable = defineTable(
     session_id: column('text', 'Session ID (byte-exact).'),
     present_in_source: column('bool', 'False when every source that held the session no longer does.'),
     first_seen_run: column('text', 'Run that first archived the session.'),
-    last_seen_run: column('text', 'Last run that confirmed the session present.'),
+    last_seen_run: column(
+      'text',
+      'Last run that read the session from its sources; runs that skipped them unchanged stamp only etl_sources.',
+    ),
     last_changed_run: nullable(
       'text',
       'Last run that inserted or replaced the session; NULL when archived before the ledger existed.',

@@ -6,12 +6,19 @@ export interface TargetLocation {
   path: string;
 }
 
-export async function openTarget(location: TargetLocation): Promise<WarehouseTarget> {
-  // Each target's modules load only when it is the one in use.
+/**
+ * Loads the target's modules (only the one in use) and returns its opener: a caller can then start
+ * the open, which DuckDB performs on its own threads, and do other work on this one meanwhile.
+ */
+export async function targetOpener(location: TargetLocation): Promise<() => Promise<WarehouseTarget>> {
   if (location.kind === 'duckdb') {
     const { DuckDbTarget } = await import('./duckdb/duckdb-target.js');
-    return DuckDbTarget.open(location.path);
+    return () => DuckDbTarget.open(location.path);
   }
   const { ParquetTarget } = await import('./parquet/parquet-target.js');
-  return ParquetTarget.open(location.path);
+  return () => ParquetTarget.open(location.path);
+}
+
+export async function openTarget(location: TargetLocation): Promise<WarehouseTarget> {
+  return (await targetOpener(location))();
 }

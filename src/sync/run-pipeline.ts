@@ -20,7 +20,7 @@ import type { NormalizedSession } from '../transform/normalized-session.js';
 import { RunRedaction } from '../transform/redact/redact-session.js';
 import { SessionUnavailable } from '../transform/session-unavailable.js';
 import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
-import { type CatalogEntry, catalogSources, discoverSources } from './catalog-sources.js';
+import { type CatalogEntry, catalogSources, discoverSources, type FoundSource } from './catalog-sources.js';
 import { RunCheckpoints } from './checkpoint-registry.js';
 import { keptSessionDiagnostics } from './load-diagnostics.js';
 import { OverlappedLoad } from './overlapped-load.js';
@@ -72,7 +72,7 @@ interface Plan {
 
 /** Decides what to read: everything (full), or only what the ledger cannot vouch for (since-last). */
 async function plan(
-  adapters: readonly SourceAdapter[],
+  discovery: Promise<FoundSource[]>,
   options: RunOptions,
   target: WarehouseTarget,
   ctx: ReadContext,
@@ -80,7 +80,7 @@ async function plan(
   progress: RunProgress,
   emit: () => void,
 ): Promise<Plan> {
-  const found = await discoverSources(adapters, options.roots, ctx);
+  const found = await discovery;
   const prior = target.ledger ? await target.ledger.readSources() : null;
   const checkpoints = new RunCheckpoints(prior ?? new Map());
   ctx.checkpoints = checkpoints;
@@ -132,6 +132,17 @@ async function plan(
   return { classified, entries, fullyRead, checkpoints };
 }
 
+/** A backup's discovery extracts into the temp dir: it settles before the dir is removed. */
+async function closeReads(
+  discovery: Promise<unknown>,
+  adapters: readonly SourceAdapter[],
+  temp: PrivateTempDir,
+): Promise<void> {
+  await discovery.catch(() => undefined);
+  for (const adapter of adapters) adapter.close();
+  temp.dispose();
+}
+
 function membershipsOf(entries: readonly CatalogEntry[]): Membership[] {
   return entries.map(({ occurrence }) => ({
     sessionId: occurrence.sessionId,
@@ -141,7 +152,11 @@ function membershipsOf(entries: readonly CatalogEntry[]): Membership[] {
   }));
 }
 
-export async function runPipeline(options: RunOptions, target: WarehouseTarget): Promise<RunSummary> {
+/** `opening` may still be opening: discovery overlaps it, and its error comes first, as before. */
+export async function runPipeline(
+  options: RunOptions,
+  opening: WarehouseTarget | Promise<WarehouseTarget>,
+): Promise<RunSummary> {
   // Before the first payload is read, so the heap never sizes itself after the corpus.
   holdHeapNearLiveSize();
   const started = Date.now();
@@ -174,16 +189,27 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
   const adapters = createAdapters();
   let status: RunSummary['status'] = 'committed';
   const loads = new OverlappedLoad();
-  await target.beginRun({
-    runId,
-    startedAtMs: started,
-    mode,
-    optionsDigest: canonicalHash({ roots: options.roots, readDigest }),
-  });
+  // Discovery never touches the warehouse, so it runs while the warehouse opens; a discovery error is
+  // handled here and rethrown by plan, after the run is recorded, as when discovery followed the open.
+  const discovery = discoverSources(adapters, options.roots, ctx);
+  discovery.catch(() => undefined);
+  let target: WarehouseTarget;
+  try {
+    target = await opening;
+    await target.beginRun({
+      runId,
+      startedAtMs: started,
+      mode,
+      optionsDigest: canonicalHash({ roots: options.roots, readDigest }),
+    });
+  } catch (error) {
+    await closeReads(discovery, adapters, temp);
+    throw error;
+  }
   faultPoint('run-begun');
   try {
     const { classified, entries, fullyRead, checkpoints } = await plan(
-      adapters,
+      discovery,
       options,
       target,
       ctx,
@@ -314,8 +340,7 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
       .catch(() => undefined);
     throw error;
   } finally {
-    for (const adapter of adapters) adapter.close();
-    temp.dispose();
+    await closeReads(discovery, adapters, temp);
   }
   return {
     runId,

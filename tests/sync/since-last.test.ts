@@ -45,12 +45,14 @@ describe('incremental sync ledger through the CLI (etl run --since-last)', { tim
     expect(contentChecksum(target)).toBe(before);
   });
 
-  it('a no-op run still confirms every present session and every discovered source (last_seen_run)', () => {
-    const noop = run('--since-last');
+  it('a no-op run confirms every discovered source (last_seen_run) and leaves the session rows as the last read wrote them', () => {
     const seenBy = (table: string) =>
       queryRows(target, `select distinct last_seen_run from ${table}`).map((r) => r.last_seen_run);
-    expect(seenBy('etl_session_state')).toEqual([noop.runId]);
+    const sessionsBefore = seenBy('etl_session_state');
+    const noop = run('--since-last');
     expect(seenBy('etl_sources')).toEqual([noop.runId]);
+    expect(seenBy('etl_session_state')).toEqual(sessionsBefore);
+    expect(sessionsBefore).not.toContain(noop.runId);
   });
 
   it('a changed source re-extracts only the session it changed: exactly that session is replaced', () => {

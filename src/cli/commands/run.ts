@@ -2,7 +2,7 @@
  * `etl run`: take the single-writer lock, extract → transform → load into the target, and print a
  * summary (one line, or one JSON object with --json); a progress bar goes to a TTY stderr.
  */
-import { openTarget } from '../../load/open-target.js';
+import { targetOpener } from '../../load/open-target.js';
 import { withOutputPermissions } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../sync/run-lock.js';
 import { type RunOptions, type RunSummary, runPipeline } from '../../sync/run-pipeline.js';
@@ -44,15 +44,17 @@ async function run(
   const progress = !output.json && process.stderr.isTTY ? createProgressBar(process.stderr) : null;
   let summary: RunSummary;
   try {
-    const target = await openTarget(location);
+    const open = await targetOpener(location);
+    // The warehouse opens on DuckDB's threads while the pipeline discovers the sources on this one.
+    const opening = open();
     try {
       summary = await runPipeline(
         { ...options, signal, ...(progress ? { onProgress: (p) => progress.update(p) } : {}) },
-        target,
+        opening,
       );
     } finally {
       progress?.done();
-      await target.close();
+      await (await opening.catch(() => null))?.close();
     }
   } finally {
     lock.release();

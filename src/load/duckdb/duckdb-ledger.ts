@@ -9,6 +9,7 @@ import { canonicalJson } from '../../transform/canonical-json.js';
 import type { LedgerBatch, LedgerFinal, LedgerSource, Membership, SyncLedgerStore } from '../sync-ledger.js';
 import type { LoadResult } from '../target.js';
 import { listValue } from './duckdb-api.js';
+import { readJsonRows } from './json-rows.js';
 import { appendToTable } from './row-appender.js';
 
 function membershipKey(list: readonly Membership[]): string {
@@ -32,11 +33,12 @@ export class DuckDbLedger implements SyncLedgerStore {
   constructor(private readonly connection: DuckDBConnection) {}
 
   async readSources(): Promise<Map<string, LedgerSource>> {
-    const reader = await this.connection.runAndReadAll(
-      'SELECT source_key, fingerprint_digest, options_digest, roots_digest, present, checkpoint FROM etl_sources',
+    const rows = await readJsonRows(
+      this.connection,
+      'SELECT source_key, fingerprint_digest, options_digest, roots_digest, present, checkpoint::VARCHAR AS checkpoint FROM etl_sources',
     );
     const map = new Map<string, LedgerSource>();
-    for (const row of reader.getRowObjects()) {
+    for (const row of rows) {
       map.set(String(row.source_key), {
         sourceKey: String(row.source_key),
         fingerprintDigest: String(row.fingerprint_digest),
@@ -50,11 +52,12 @@ export class DuckDbLedger implements SyncLedgerStore {
   }
 
   async readMemberships(sourceKey: string): Promise<Membership[]> {
-    const reader = await this.connection.runAndReadAll(
+    const rows = await readJsonRows(
+      this.connection,
       'SELECT session_id, source_key, occurrence_ref, session_fingerprint FROM etl_session_sources WHERE source_key = $1',
       [sourceKey],
     );
-    return reader.getRowObjects().map(toMembership);
+    return rows.map(toMembership);
   }
 
   async sourcesOfSessions(sessionIds: readonly string[]): Promise<Map<string, string[]>> {
@@ -92,13 +95,8 @@ export class DuckDbLedger implements SyncLedgerStore {
       );
     }
     if (final.concludeVanished) await this.retireVanishedSources(vanished);
-    // advanceSources stamped exactly the discovered sources with this run: a join, not key lists.
-    await this.connection.run(
-      `UPDATE etl_session_state SET last_seen_run = $1 WHERE present_in_source AND session_id IN
-         (SELECT m.session_id FROM etl_session_sources m JOIN etl_sources s USING (source_key)
-           WHERE s.last_seen_run = $1)`,
-      [runId],
-    );
+    // Sessions of sources this run skipped keep their last_seen_run: the stamps on etl_sources confirm
+    // them, so a no-op does not rewrite a row per archived session.
     const absent = await this.connection.runAndReadAll(
       `UPDATE etl_session_state SET present_in_source = false, absent_since_run = $1
         WHERE present_in_source AND session_id NOT IN (SELECT session_id FROM etl_session_sources)
@@ -190,11 +188,12 @@ export class DuckDbLedger implements SyncLedgerStore {
   private async advanceSources(runId: string, final: LedgerFinal): Promise<string[]> {
     const previous = new Map<string, StoredSource>();
     // One scan of the small table: 500-parameter IN lists cost more to bind than the rows to read.
-    const reader = await this.connection.runAndReadAll(
-      `SELECT source_key, kind, fingerprint_digest, options_digest, roots_digest, present, checkpoint,
-         first_seen_run, last_changed_run FROM etl_sources`,
+    const stored = await readJsonRows(
+      this.connection,
+      `SELECT source_key, kind, fingerprint_digest, options_digest, roots_digest, present,
+         checkpoint::VARCHAR AS checkpoint, first_seen_run, last_changed_run FROM etl_sources`,
     );
-    for (const row of reader.getRowObjects()) previous.set(String(row.source_key), toStoredSource(row));
+    for (const row of stored) previous.set(String(row.source_key), toStoredSource(row));
     const rows = final.sources.map((s) => {
       const before = previous.get(s.sourceKey);
       return {
@@ -250,8 +249,7 @@ export class DuckDbLedger implements SyncLedgerStore {
   /** Reads `<sql> (<keys>)` with the keys bound as one list parameter ($1); no rows when there are none. */
   private async readForKeys(sql: string, keys: readonly string[]): Promise<Record<string, unknown>[]> {
     if (keys.length === 0) return [];
-    const reader = await this.connection.runAndReadAll(keyListSql(sql), [listValue([...keys])]);
-    return reader.getRowObjects();
+    return readJsonRows(this.connection, keyListSql(sql), [listValue([...keys])]);
   }
 }
 
