@@ -60,17 +60,18 @@ export class ResolvePool {
     });
   }
 
-  /** Terminates every worker; requests still pending are rejected. */
+  /** Terminates every worker; requests pending or made later are rejected. */
   async close(): Promise<void> {
     this.closing = true;
-    this.rejectAll(new InternalError('RESOLVE_POOL_CLOSED', 'The resolve pool was closed'));
+    this.failure ??= new InternalError('RESOLVE_POOL_CLOSED', 'The resolve pool was closed');
+    this.rejectAll(this.failure);
     await Promise.all(this.workers.map((worker) => worker.terminate()));
   }
 
   private spawn(workerUrl: URL, settings: ResolveSettings): Worker {
     const worker = new Worker(workerUrl, {
       workerData: settings,
-      resourceLimits: { maxYoungGenerationSizeMb: 12 },
+      resourceLimits: { maxYoungGenerationSizeMb: 3 },
     });
     worker.on('message', (reply: ResolveReply) => this.settle(reply));
     worker.on('error', (error) => this.fail(error.name));

@@ -290,6 +290,8 @@ export async function runPipeline(options: RunOptions, target: WarehouseTarget):
     }
     // Sessions already read are taken even when interrupted, as a sequential run had taken them.
     while (inFlight.length > 0) await take();
+    // The workers' memory is released before the last batch loads and the warehouse checkpoints.
+    await resolver?.close();
     // The ledger advances only after a complete, unscoped read, in the transaction of the last batch.
     // A filter that matched nothing read nothing, so it cannot vouch for any source either.
     const complete =
