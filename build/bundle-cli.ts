@@ -15,7 +15,11 @@ const chunkDir = join(cliDir, 'chunks');
 // Chunk names carry content hashes: stale ones from an earlier build are removed first.
 rmSync(chunkDir, { recursive: true, force: true });
 await build({
-  entryPoints: { main: join(cliDir, 'main.js') },
+  // The resolve worker is an entry of its own, beside the chunk of the pool that spawns it.
+  entryPoints: {
+    main: join(cliDir, 'main.js'),
+    'chunks/resolve-worker': join(cliDir, '..', 'sync', 'resolve-worker.js'),
+  },
   outdir: cliDir,
   allowOverwrite: true,
   bundle: true,

@@ -28,6 +28,7 @@ import { emptyCounts, tally } from './run-counts.js';
 import { holdHeapNearLiveSize } from './run-heap.js';
 import type { RunProgress } from './run-progress.js';
 import { groupOccurrences } from './session-groups.js';
+import { createSessionResolver, type ResolveOutcome, type SessionResolver } from './session-resolver.js';
 import { affectedSessions, classifySource, type SourceClassification } from './since-last-plan.js';
 
 export interface RunOptions {
@@ -188,6 +189,7 @@ export async function runPipeline(
   });
   const adapters = createAdapters();
   let status: RunSummary['status'] = 'committed';
+  let resolver: SessionResolver | null = null;
   const loads = new OverlappedLoad();
   // Discovery never touches the warehouse, so it runs while the warehouse opens; a discovery error is
   // handled here and rethrown by plan, after the run is recorded, as when discovery followed the open.
@@ -224,8 +226,13 @@ export async function runPipeline(
       : 0;
     const discoveredSourceKeys = new Set(classified.map((c) => c.found.source.sourceKey));
     const groups = groupOccurrences(entries);
-    // The transform stack loads only when a session is to be resolved: a no-op resolves none.
-    const transform = groups.length > 0 ? await import('../transform/resolve-session.js') : null;
+    resolver =
+      groups.length > 0
+        ? await createSessionResolver(groups.length, {
+            preferredSource: options.preferredSource,
+            redact: options.redact === true,
+          })
+        : null;
     progress.phase = 'load';
     progress.sessionsTotal = groups.length;
     emit();
@@ -243,7 +250,9 @@ export async function runPipeline(
     let batch: NormalizedSession[] = [];
     let memberships = new Map<string, Membership[]>();
     let batchRows = 0;
-    let batchStartBytes = ctx.counters.payloadBytes;
+    // Payload bytes read up to the last session taken: hydration may run ahead of resolution.
+    let takenBytes = ctx.counters.payloadBytes;
+    let batchStartBytes = takenBytes;
     // Starts loading the batch (after the previous load finished) and returns while it loads.
     const flush = (final?: LedgerFinal): Promise<void> => {
       const sessions = batch;
@@ -251,7 +260,7 @@ export async function runPipeline(
       batch = [];
       memberships = new Map();
       batchRows = 0;
-      batchStartBytes = ctx.counters.payloadBytes;
+      batchStartBytes = takenBytes;
       return loads.start(async () => {
         // Kept-session diagnostics go where a sequential load would have put them.
         const at = diagnostics.length;
@@ -261,6 +270,30 @@ export async function runPipeline(
         tally(counts, results);
         diagnostics.splice(at, 0, ...keptSessionDiagnostics(results));
       });
+    };
+    const inFlight: { members: CatalogEntry[]; bytesRead: number; outcome: Promise<ResolveOutcome> }[] = [];
+    // Takes the oldest submitted session into the batch, exactly where a sequential run would.
+    const take = async (): Promise<void> => {
+      const { members, bytesRead, outcome } = inFlight.shift()!;
+      const resolved = await outcome;
+      takenBytes = bytesRead;
+      if ('unavailable' in resolved) {
+        diagnostics.push(resolved.unavailable.diagnostic);
+        unavailable ??= resolved.unavailable;
+        return;
+      }
+      const { session, counts } = resolved;
+      if (counts !== null) redaction!.record(counts);
+      faultPoint('session-hydrated');
+      diagnostics.push(...session.diagnostics);
+      batch.push(session);
+      memberships.set(session.session.session_id, membershipsOf(members));
+      batchRows += session.messages.length + session.toolCalls.length + 1;
+      progress.sessionsDone++;
+      emit();
+      const batchBytes = bytesRead - batchStartBytes;
+      if (batch.length >= BATCH_SESSIONS || batchRows >= BATCH_ROWS || batchBytes >= BATCH_PAYLOAD_BYTES)
+        await flush();
     };
     if (signal.aborted) status = 'interrupted';
     for (const group of status === 'interrupted' ? [] : groups) {
@@ -275,30 +308,16 @@ export async function runPipeline(
       const contributions: Contribution[] = [];
       for (const { adapter, occurrence } of plan.hydrate)
         contributions.push(await adapter.hydrate(occurrence, ctx));
-      let session: NormalizedSession;
-      try {
-        const resolved = transform!.resolveSession(contributions, {
-          preferredSource: options.preferredSource,
-          scope: plan,
-        });
-        session = redaction ? redaction.apply(resolved) : resolved;
-      } catch (error) {
-        if (!(error instanceof SessionUnavailable)) throw error;
-        diagnostics.push(error.diagnostic);
-        unavailable ??= error;
-        continue;
-      }
-      faultPoint('session-hydrated');
-      diagnostics.push(...session.diagnostics);
-      batch.push(session);
-      memberships.set(session.session.session_id, membershipsOf(group.members));
-      batchRows += session.messages.length + session.toolCalls.length + 1;
-      progress.sessionsDone++;
-      emit();
-      const batchBytes = ctx.counters.payloadBytes - batchStartBytes;
-      if (batch.length >= BATCH_SESSIONS || batchRows >= BATCH_ROWS || batchBytes >= BATCH_PAYLOAD_BYTES)
-        await flush();
+      const outcome = resolver!.resolve(contributions, plan);
+      // Its error surfaces when it is taken, never as an unhandled rejection before.
+      outcome.catch(() => undefined);
+      inFlight.push({ members: group.members, bytesRead: ctx.counters.payloadBytes, outcome });
+      while (inFlight.length > resolver!.window) await take();
     }
+    // Sessions already read are taken even when interrupted, as a sequential run had taken them.
+    while (inFlight.length > 0) await take();
+    // The workers' memory is released before the last batch loads and the warehouse checkpoints.
+    await resolver?.close();
     // The ledger advances only after a complete, unscoped read, in the transaction of the last batch.
     // A filter that matched nothing read nothing, so it cannot vouch for any source either.
     const complete =
@@ -340,6 +359,7 @@ export async function runPipeline(
       .catch(() => undefined);
     throw error;
   } finally {
+    await resolver?.close();
     await closeReads(discovery, adapters, temp);
   }
   return {

@@ -5,19 +5,20 @@ import { ComposerAdapter } from '../../src/extract/composer/composer-adapter.js'
 import { PrivateTempDir } from '../../src/extract/fs/private-temp-dir.js';
 import { resolveReadLimits } from '../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../src/extract/read-context.js';
-import type { SessionOccurrence } from '../../src/extract/source-adapter.js';
+import type { Contribution, SessionOccurrence } from '../../src/extract/source-adapter.js';
 import { groupOccurrences } from '../../src/sync/session-groups.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 import { resolveSession } from '../../src/transform/resolve-session.js';
 import { computeViewDigest } from '../../src/transform/view-digest.js';
 import { tempDir } from './run-cli.js';
 
-export async function sampleSessions(): Promise<NormalizedSession[]> {
+/** Each sample session's hydrated contributions (global and workspace occurrences together, as in a run). */
+export async function sampleContributions(): Promise<Contribution[][]> {
   const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
   const temp = PrivateTempDir.create();
   const ctx = createReadContext({ limits: resolveReadLimits({}), temp, includeCrossWorkspaceSources: false });
   const adapter = new ComposerAdapter();
-  const sessions: NormalizedSession[] = [];
+  const groups: Contribution[][] = [];
   try {
     const entries: { adapter: ComposerAdapter; occurrence: SessionOccurrence }[] = [];
     for (const source of await adapter.discover({
@@ -29,16 +30,22 @@ export async function sampleSessions(): Promise<NormalizedSession[]> {
     })) {
       for await (const occurrence of adapter.catalog(source, ctx)) entries.push({ adapter, occurrence });
     }
-    // Every occurrence of one session ID (global and workspace) resolves together, as in a run.
     for (const group of groupOccurrences(entries)) {
       const contributions = [];
       for (const member of group.members) contributions.push(await adapter.hydrate(member.occurrence, ctx));
-      sessions.push(resolveSession(contributions, { preferredSource: 'composer' }));
+      groups.push(contributions);
     }
   } finally {
     adapter.close();
     temp.dispose();
   }
+  return groups;
+}
+
+export async function sampleSessions(): Promise<NormalizedSession[]> {
+  const sessions = (await sampleContributions()).map((contributions) =>
+    resolveSession(contributions, { preferredSource: 'composer' }),
+  );
   return sessions.sort((a, b) => (a.session.session_id < b.session.session_id ? -1 : 1));
 }
 

@@ -20,7 +20,10 @@ import {
   type SqliteSnapshot,
   unlessUnreadable,
 } from '../sqlite/sqlite-snapshot.js';
-import type { ComposerGlobalContribution, ComposerWorkspaceContribution } from './composer-contribution.js';
+import type {
+  ComposerGlobalBytesContribution,
+  ComposerWorkspaceContribution,
+} from './composer-contribution.js';
 import { ComposerTree } from './composer-tree.js';
 import { discoverUserDir, type SourceKeyDeriver } from './discover-user-dir.js';
 import { GlobalAttribution } from './global-attribution.js';
@@ -151,7 +154,7 @@ export class ComposerAdapter implements SourceAdapter {
       const contribution: ComposerWorkspaceContribution = { kind: 'composer-workspace', occurrence, ...read };
       return contribution;
     }
-    const { stats, ...read } = readGlobalSession(
+    const { stats, read } = readGlobalSession(
       snapshot.db,
       handle.composerId,
       ctx.limits,
@@ -159,7 +162,12 @@ export class ComposerAdapter implements SourceAdapter {
       scope,
     );
     if (stats !== null) handle.fingerprint.supply(stats);
-    const contribution: ComposerGlobalContribution = { kind: 'composer-global', occurrence, ...read };
+    const contribution: ComposerGlobalBytesContribution = {
+      kind: 'composer-global-bytes',
+      occurrence,
+      data: read,
+      diagnostics: [],
+    };
     return contribution;
   }
 

@@ -1,4 +1,5 @@
 /** What the Composer extractor hands to the transform stage for one session occurrence. */
+import type { Diagnostic } from '../../shared/diagnostic.js';
 import type { Contribution } from '../source-adapter.js';
 
 /** One `bubbleId:<composerId>:<bubbleId>` row, in rowid order. */
@@ -27,6 +28,19 @@ export interface ComposerGlobalData {
 }
 
 export type ComposerGlobalContribution = Contribution<'composer-global', ComposerGlobalData>;
+
+/** A global session's rows as read, not yet decoded: plain bytes cross to a resolve worker cheaply. */
+export interface ComposerGlobalBytes {
+  scope: { sessionId: string; sourceRef: string };
+  /** The `composerData:<id>` value; undefined when the row is absent. */
+  doc: Uint8Array | null | 'changed' | undefined;
+  bubbles: { rowid: number; keyBubbleId: string; bytes: Uint8Array | null | 'changed' }[];
+  /** The limit breach or key encoding failure that cut the read short, if any. */
+  readFailure: Diagnostic | null;
+}
+
+/** Hydration's form of a global session; `decodeGlobalSession` turns it into the one above. */
+export type ComposerGlobalBytesContribution = Contribution<'composer-global-bytes', ComposerGlobalBytes>;
 
 /** One session rebuilt from a workspace index entry (no global bubbles): partial by nature. */
 export interface ComposerWorkspaceData {

@@ -53,18 +53,24 @@ export function redactSession(input: NormalizedSession, counts: RedactionCounts)
   return { ...input, session: { ...session, view_digest }, messages, toolCalls };
 }
 
-/** Redacts session after session for one run and reports the totals as one diagnostic. */
+/** Redacts one session and counts what it replaced (a resolve worker sends both back). */
+export function redactCounted(input: NormalizedSession): {
+  session: NormalizedSession;
+  counts: RedactionCounts;
+} {
+  const counts = emptyCounts();
+  return { session: redactSession(input, counts), counts };
+}
+
+/** Totals the counts of a run's redacted sessions and reports them as one diagnostic. */
 export class RunRedaction {
   private readonly counts = emptyCounts();
   private sessionsAffected = 0;
 
-  apply(session: NormalizedSession): NormalizedSession {
-    const counts = emptyCounts();
-    const redacted = redactSession(session, counts);
+  record(counts: RedactionCounts): void {
     const hits = REDACTION_KINDS.reduce((sum, kind) => sum + counts[kind], 0);
     if (hits > 0) this.sessionsAffected++;
     for (const kind of REDACTION_KINDS) this.counts[kind] += counts[kind];
-    return redacted;
   }
 
   diagnostic(): Diagnostic {

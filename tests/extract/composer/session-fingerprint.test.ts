@@ -9,7 +9,7 @@ import {
   sqlNull,
 } from '../../../fixtures/composer/state-db-builder.js';
 import { ComposerAdapter } from '../../../src/extract/composer/composer-adapter.js';
-import type { ComposerGlobalContribution } from '../../../src/extract/composer/composer-contribution.js';
+import type { ComposerGlobalBytesContribution } from '../../../src/extract/composer/composer-contribution.js';
 import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../../src/extract/read-context.js';
@@ -106,8 +106,8 @@ describe('global session fingerprints', () => {
     const limits = { ...DEFAULT_READ_LIMITS, sqliteValueBytes: 4096 };
     const { adapter, ctx, occurrences } = await catalog(userDir, limits);
     const big = occurrences.find((o) => o.sessionId === BIG)!;
-    const contribution = (await adapter.hydrate(big, ctx)) as ComposerGlobalContribution;
-    expect(contribution.data.truncated).toBe(true);
+    const contribution = (await adapter.hydrate(big, ctx)) as ComposerGlobalBytesContribution;
+    expect(contribution.data.readFailure?.code).toBe('SOURCE_LIMIT_EXCEEDED');
     expect(big.sessionFingerprint).toBe((await fingerprints(userDir, limits, false)).get(BIG));
   });
 

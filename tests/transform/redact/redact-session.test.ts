@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactionCliCapture } from '../../../fixtures/capture/redaction-captures.js';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
-import { RunRedaction } from '../../../src/transform/redact/redact-session.js';
+import { RunRedaction, redactCounted } from '../../../src/transform/redact/redact-session.js';
 import { computeViewDigest } from '../../../src/transform/view-digest.js';
 import { onlySession, readCaptures } from '../../helpers/capture-sessions.js';
 import { tempDir } from '../../helpers/run-cli.js';
@@ -12,7 +12,8 @@ describe('redactSession (pure transform over finalized rows)', () => {
       await readCaptures([writeCapture(tempDir(), 'r.ndjson', redactionCliCapture())]),
     );
     const run = new RunRedaction();
-    const after = run.apply(before);
+    const { session: after, counts } = redactCounted(before);
+    run.record(counts);
     const keys = (s: typeof before) => [
       s.session.session_id,
       ...s.messages.map((m) => `${m.message_id}|${m.archive_key}|${m.ordinal}`),

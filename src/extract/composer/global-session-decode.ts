@@ -1,0 +1,88 @@
+/**
+ * Decodes the rows `readGlobalSession` read: strict UTF-8, JSON objects only. NULL, undecodable or
+ * non-JSON bubbles are kept as corrupted entries. Pure and apart from the read, so it runs where the
+ * session is resolved (a resolve worker), not on the thread that owns the SQLite snapshot.
+ */
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
+import type {
+  ComposerGlobalBytesContribution,
+  ComposerGlobalContribution,
+  ComposerGlobalData,
+  RawBubble,
+} from './composer-contribution.js';
+
+type Decoded =
+  | { value: Record<string, unknown>; corruption: null }
+  | { value: null; corruption: NonNullable<RawBubble['corruption']> };
+
+// A lone surrogate escape has no UTF-8 form: storing it would silently replace it, so it is rejected.
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = new Error('lone surrogate');
+function rejectLoneSurrogates(_key: string, value: unknown): unknown {
+  if (typeof value === 'string' && !value.isWellFormed()) throw LONE_SURROGATE;
+  return value;
+}
+
+function decodeJsonObject(bytes: Uint8Array | null | 'changed'): Decoded {
+  if (bytes === 'changed') return { value: null, corruption: 'changed-during-read' };
+  if (bytes === null) return { value: null, corruption: 'null-value' };
+  let text: string;
+  try {
+    text = decodeStrictUtf8(bytes, 'sqlite');
+  } catch (error) {
+    if (error instanceof SourceEncodingInvalid) return { value: null, corruption: 'invalid-encoding' };
+    throw error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text, LONE_SURROGATE_ESCAPE.test(text) ? rejectLoneSurrogates : undefined);
+  } catch (error) {
+    return { value: null, corruption: error === LONE_SURROGATE ? 'invalid-encoding' : 'invalid-json' };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { value: null, corruption: 'not-an-object' };
+  }
+  return { value: parsed as Record<string, unknown>, corruption: null };
+}
+
+/** The decoded contribution, with the diagnostics in the order the read and the decode found them. */
+export function decodeGlobalSession(
+  contribution: ComposerGlobalBytesContribution,
+): ComposerGlobalContribution {
+  const { scope, doc, bubbles, readFailure } = contribution.data;
+  const diagnostics: Diagnostic[] = [];
+  const data: ComposerGlobalData = { composerData: null, bubbles: [], truncated: readFailure !== null };
+  if (doc !== undefined) {
+    const decoded = decodeJsonObject(doc);
+    data.composerData = decoded.value;
+    if (decoded.corruption !== null) {
+      diagnostics.push(
+        diagnostic(
+          'COMPOSER_DATA_UNREADABLE',
+          'Session metadata is unreadable; messages are kept',
+          { reason: decoded.corruption },
+          scope,
+        ),
+      );
+    }
+  }
+  for (const { rowid, keyBubbleId, bytes } of bubbles)
+    data.bubbles.push({ rowid, keyBubbleId, ...decodeJsonObject(bytes) });
+  if (readFailure !== null) diagnostics.push(readFailure);
+  // Undecodable text is never guessed: the bubble stays a flagged placeholder and the view is partial.
+  if (data.bubbles.some((bubble) => bubble.corruption === 'invalid-encoding'))
+    diagnostics.push(new SourceEncodingInvalid('invalid-utf8', 'sqlite').asDiagnostic(scope));
+  const corrupted = data.bubbles.filter((bubble) => bubble.corruption !== null).length;
+  if (corrupted > 0) {
+    diagnostics.push(
+      diagnostic(
+        'COMPOSER_BUBBLE_CORRUPTED',
+        'Some messages could not be decoded and are kept as placeholders',
+        { count: corrupted },
+        scope,
+      ),
+    );
+  }
+  return { kind: 'composer-global', occurrence: contribution.occurrence, data, diagnostics };
+}

@@ -1,0 +1,80 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Contribution } from '../../src/extract/source-adapter.js';
+import { InternalError } from '../../src/shared/errors.js';
+import { ResolvePool } from '../../src/sync/resolve-pool.js';
+import { redactCounted } from '../../src/transform/redact/redact-session.js';
+import { resolveSession } from '../../src/transform/resolve-session.js';
+import { tempDir } from '../helpers/run-cli.js';
+import { sampleContributions } from '../helpers/sample-sessions.js';
+
+// Workers run the built entry (`npm test` builds first): Node cannot start a worker on TS sources.
+const WORKER = new URL('../../dist/src/sync/resolve-worker.js', import.meta.url);
+const SCOPE = { omitted: [], broadenedRefs: new Set<string>() };
+
+let groups: Contribution[][];
+let pool: ResolvePool | null = null;
+
+beforeAll(async () => {
+  groups = await sampleContributions();
+});
+
+afterEach(async () => {
+  await pool?.close();
+  pool = null;
+});
+
+describe('ResolvePool (real worker threads)', () => {
+  it('resolves every session to exactly the rows the main thread resolves, whatever worker took it', async () => {
+    pool = new ResolvePool(2, { preferredSource: 'composer', redact: false }, WORKER);
+    const resolved = await Promise.all(groups.map((contributions) => pool!.resolve(contributions, SCOPE)));
+    const local = groups.map((contributions) =>
+      resolveSession(contributions, { preferredSource: 'composer' }),
+    );
+    expect(resolved.map((r) => r.session)).toEqual(local);
+    expect(resolved.every((r) => r.counts === null)).toBe(true);
+  });
+
+  it('redacts in the worker and sends the counts back', async () => {
+    pool = new ResolvePool(1, { preferredSource: 'composer', redact: true }, WORKER);
+    const resolved = await Promise.all(groups.map((contributions) => pool!.resolve(contributions, SCOPE)));
+    const local = groups.map((contributions) =>
+      redactCounted(resolveSession(contributions, { preferredSource: 'composer' })),
+    );
+    expect(resolved).toEqual(local);
+  });
+
+  it('an error thrown in the worker surfaces typed, and the pool goes on', async () => {
+    pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, WORKER);
+    const failed = await pool.resolve([], SCOPE).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(InternalError);
+    expect((failed as InternalError).code).toBe('EMPTY_SESSION_GROUP');
+    expect((await pool.resolve(groups[0]!, SCOPE)).session.session.session_id).toBe(
+      groups[0]![0]!.occurrence.sessionId,
+    );
+  });
+
+  it('a worker that dies fails the pending and every later request with RESOLVE_WORKER_FAILED, never a hang', async () => {
+    const dying = join(tempDir('etl-pool-'), 'dying-worker.mjs');
+    writeFileSync(
+      dying,
+      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
+    );
+    pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, pathToFileURL(dying));
+    for (const attempt of [pool.resolve(groups[0]!, SCOPE), pool.resolve(groups[0]!, SCOPE)]) {
+      await expect(attempt).rejects.toMatchObject({
+        code: 'RESOLVE_WORKER_FAILED',
+        details: { cause: 'exit 3' },
+      });
+    }
+    await expect(pool.resolve(groups[0]!, SCOPE)).rejects.toBeInstanceOf(InternalError);
+  });
+
+  it('after close, requests are refused instead of waiting on a terminated worker', async () => {
+    pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, WORKER);
+    await pool.close();
+    await expect(pool.resolve(groups[0]!, SCOPE)).rejects.toMatchObject({ code: 'RESOLVE_POOL_CLOSED' });
+  });
+});
