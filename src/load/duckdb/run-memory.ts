@@ -16,8 +16,9 @@ const BUILD_MEMORY_LIMIT = '128MB';
 
 /**
  * DuckDB's bundled jemalloc keeps the pages a query freed dirty until later allocations in the same
- * arena reuse or decay them, so RSS kept every page each COPY had touched (the Parquet build peaked
- * ~80 MB higher at 2,000 sessions). Its background threads purge them after the 1 s decay instead.
+ * arena reuse or decay them, so RSS kept every page each COPY had touched (the Parquet build's
+ * messages partitions peaked at 315 MB instead of 248 MB on a busy machine, and RSS stayed there
+ * after the instance closed). Its background threads purge them after the 1 s decay instead.
  * The allocator is per process, so every instance gets the same setting.
  */
 const ALLOCATOR_OPTIONS = { allocator_background_threads: 'true' };
