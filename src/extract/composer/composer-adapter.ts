@@ -1,6 +1,7 @@
 /**
  * The Composer source adapter: Cursor `User` tree → global and workspace `state.vscdb` sources →
- * session occurrences → one hydrated contribution at a time. Snapshots stay open for the run.
+ * session occurrences → one hydrated contribution at a time. Snapshots are kept for the run; the
+ * global DB's connection stays open, workspace DBs' open connections are bounded.
  */
 
 import { occurrenceRefFor } from '../fs/source-identity.js';
@@ -13,6 +14,7 @@ import type {
   SourceRoots,
 } from '../source-adapter.js';
 import { HydrationBudget } from '../sqlite/keyset-pager.js';
+import { SnapshotCache } from '../sqlite/snapshot-cache.js';
 import {
   asSourceError,
   hasTable,
@@ -34,13 +36,18 @@ import { unreadableDatabase } from './unreadable-database.js';
 import { readWorkspaceEntry } from './workspace-entry-reader.js';
 import type { WorkspaceEntryRef } from './workspace-index.js';
 
+/** Workspace DBs read at once (catalog) and then one per hydration: 32 keeps ~5 MB of connections. */
+const OPEN_WORKSPACE_SNAPSHOTS = 32;
+
 type Handle =
   | { kind: 'global'; locator: string; composerId: string; fingerprint: LazyFingerprint }
   | { kind: 'workspace'; locator: string; entry: WorkspaceEntryRef };
 
 export class ComposerAdapter implements SourceAdapter {
   readonly name = 'composer';
-  private readonly snapshots = new Map<string, SqliteSnapshot>();
+  /** Never released: the catalog scan holds the global DB's connection across its yields. */
+  private readonly globalSnapshots = new SnapshotCache(Number.POSITIVE_INFINITY);
+  private readonly workspaceSnapshots = new SnapshotCache(OPEN_WORKSPACE_SNAPSHOTS);
   private sources: DiscoveredSource[] = [];
   private tree: ComposerTree | null = null;
 
@@ -61,7 +68,7 @@ export class ComposerAdapter implements SourceAdapter {
       return;
     }
     if (source.kind !== 'composer-global-db') return;
-    const snapshot = await this.snapshot(source.locator, ctx).catch((error: unknown) => {
+    const snapshot = await this.globalSnapshot(source.locator, ctx).catch((error: unknown) => {
       // With workspace DBs, an unopenable global DB leaves workspace-fallback views (partial) and
       // is reported; with none, nothing safe remains and the source error is fatal.
       if (!this.sources.some((s) => s.kind === 'composer-workspace-db')) throw error;
@@ -134,7 +141,10 @@ export class ComposerAdapter implements SourceAdapter {
 
   async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
     const handle = occurrence.handle as Handle;
-    const snapshot = await this.snapshot(handle.locator, ctx);
+    const snapshot =
+      handle.kind === 'global'
+        ? await this.globalSnapshot(handle.locator, ctx)
+        : await this.workspaceSnapshot(handle.locator, ctx);
     try {
       return this.read(handle, snapshot, occurrence, ctx);
     } catch (error) {
@@ -172,21 +182,22 @@ export class ComposerAdapter implements SourceAdapter {
   }
 
   close(): void {
-    for (const snapshot of this.snapshots.values()) snapshot.close();
-    this.snapshots.clear();
+    this.globalSnapshots.close();
+    this.workspaceSnapshots.close();
   }
 
   private async workspaceTree(ctx: ReadContext): Promise<ComposerTree> {
-    this.tree ??= await ComposerTree.read(this.sources, ctx, (locator) => this.snapshot(locator, ctx));
+    this.tree ??= await ComposerTree.read(this.sources, ctx, (locator) =>
+      this.workspaceSnapshot(locator, ctx),
+    );
     return this.tree;
   }
 
-  private async snapshot(locator: string, ctx: ReadContext): Promise<SqliteSnapshot> {
-    let snapshot = this.snapshots.get(locator);
-    if (!snapshot) {
-      snapshot = await openSqliteSnapshot(locator, ctx.temp, 'composer');
-      this.snapshots.set(locator, snapshot);
-    }
-    return snapshot;
+  private globalSnapshot(locator: string, ctx: ReadContext): Promise<SqliteSnapshot> {
+    return this.globalSnapshots.get(locator, () => openSqliteSnapshot(locator, ctx.temp, 'composer'));
+  }
+
+  private workspaceSnapshot(locator: string, ctx: ReadContext): Promise<SqliteSnapshot> {
+    return this.workspaceSnapshots.get(locator, () => openSqliteSnapshot(locator, ctx.temp, 'composer'));
   }
 }

@@ -18,8 +18,11 @@ export type SnapshotMethod = 'wal-read-transaction' | 'serialized-copy' | 'onlin
 const SERIALIZED_COPY_BYTES = 8 * 1024 * 1024;
 
 export interface SqliteSnapshot {
+  /** The snapshot's connection; a released copy's is reopened here on first use. */
   readonly db: BetterSqlite3.Database;
   readonly method: SnapshotMethod;
+  /** Frees the connection until `db` is read again; a WAL snapshot (its pinned read) stays open. */
+  release(): void;
   close(): void;
 }
 
@@ -56,6 +59,7 @@ export async function openSqliteSnapshot(
       return {
         db: source,
         method: 'wal-read-transaction',
+        release: () => undefined,
         close: () => {
           if (source.inTransaction) source.exec('COMMIT');
           source.close();
@@ -76,13 +80,31 @@ export async function openSqliteSnapshot(
       await source.backup(copyPath);
     }
     source.close();
-    const copy = new Database(copyPath, { readonly: true, fileMustExist: true });
-    return { db: copy, method, close: () => copy.close() };
+    return copySnapshot(copyPath, method);
   } catch (error) {
     if (source.open) source.close();
     if (error instanceof IoError) throw error;
     throw unreadable(sourceKind, errorReason(error));
   }
+}
+
+/** The private copy is immutable, so closing and reopening its connection reads the same snapshot. */
+function copySnapshot(copyPath: string, method: SnapshotMethod): SqliteSnapshot {
+  const open = (): BetterSqlite3.Database => new Database(copyPath, { readonly: true, fileMustExist: true });
+  let copy: BetterSqlite3.Database | null = open();
+  const release = (): void => {
+    copy?.close();
+    copy = null;
+  };
+  return {
+    get db() {
+      copy ??= open();
+      return copy;
+    },
+    method,
+    release,
+    close: release,
+  };
 }
 
 /** A SQLite failure while reading (corrupt page, wrong schema) as the typed fatal source error. */

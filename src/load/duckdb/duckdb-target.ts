@@ -13,6 +13,7 @@ import {
   sourceInstancesTable,
   toolCallsTable,
 } from '../../../schemas/tables.js';
+import { collectGarbage } from '../../shared/collect-garbage.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
 import { canonicalJson } from '../../transform/canonical-json.js';
@@ -184,6 +185,8 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   async close(): Promise<void> {
+    // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
+    collectGarbage();
     // Session rows stay checkpointed into the file at close, so a copy of the file alone holds them.
     if (!this.wroteSessionRows) await this.warehouse.keepSmallWal();
     this.warehouse.close();

@@ -17,7 +17,7 @@ import type { NormalizedSession } from '../../transform/normalized-session.js';
 import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import { DuckDbTarget } from '../duckdb/duckdb-target.js';
-import { RUN_MEMORY_LIMIT } from '../duckdb/run-memory.js';
+import { buildInstanceOptions } from '../duckdb/run-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { writeFileDurably } from '../fs/durable-file.js';
 import { planLoads } from '../plan-loads.js';
@@ -39,7 +39,7 @@ import { seedStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
   // Bounded like the run's writer; sorts that exceed it spill to `<path>.tmp` inside the private staging dir.
-  const instance = await DuckDBInstance.create(path, { memory_limit: RUN_MEMORY_LIMIT });
+  const instance = await DuckDBInstance.create(path, buildInstanceOptions());
   const connection = await instance.connect();
   try {
     return await work(connection);

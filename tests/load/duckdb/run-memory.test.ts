@@ -1,25 +1,43 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '../../../src/load/duckdb/duckdb-api.js';
 import { openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
+import { buildInstanceOptions } from '../../../src/load/duckdb/run-memory.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 async function settings(path: string, mode: 'write' | 'read'): Promise<Record<string, string>> {
   const opened = await openWarehouse(path, mode);
   try {
     const reader = await opened.connection.runAndReadAll(
-      "SELECT current_setting('memory_limit') AS memory, current_setting('checkpoint_threshold') AS checkpoint",
+      `SELECT current_setting('memory_limit') AS memory, current_setting('checkpoint_threshold') AS checkpoint,
+         current_setting('allocator_background_threads') AS purge`,
     );
     const row = reader.getRowObjects()[0]!;
-    return { memory: String(row.memory), checkpoint: String(row.checkpoint) };
+    return { memory: String(row.memory), checkpoint: String(row.checkpoint), purge: String(row.purge) };
   } finally {
     opened.close();
   }
 }
 
 describe('DuckDB settings of a writing run', () => {
-  it('bound the buffer pool (64 MB) and raise the WAL checkpoint threshold; a read-only open keeps the defaults', async () => {
+  it('bound the buffer pool (64 MB), purge freed pages and raise the WAL checkpoint threshold; a read-only open keeps the defaults', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    expect(await settings(path, 'write')).toEqual({ memory: '61.0 MiB', checkpoint: '256.0 MiB' });
+    expect(await settings(path, 'write')).toEqual({
+      memory: '61.0 MiB',
+      checkpoint: '256.0 MiB',
+      purge: 'true',
+    });
     expect((await settings(path, 'read')).checkpoint).toBe('16.0 MiB');
+  });
+
+  it('the Parquet build keeps a 128 MB pool and purges freed pages too', async () => {
+    const instance = await DuckDBInstance.create(join(tempDir(), 'stage.duckdb'), buildInstanceOptions());
+    const connection = await instance.connect();
+    const reader = await connection.runAndReadAll(
+      "SELECT current_setting('memory_limit'), current_setting('allocator_background_threads')",
+    );
+    expect(reader.getRows()[0]).toEqual(['122.0 MiB', true]);
+    connection.closeSync();
+    instance.closeSync();
   });
 });

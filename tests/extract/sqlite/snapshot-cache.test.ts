@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { json, StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
+import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
+import { SnapshotCache } from '../../../src/extract/sqlite/snapshot-cache.js';
+import { openSqliteSnapshot } from '../../../src/extract/sqlite/sqlite-snapshot.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+const count = (db: Database.Database): number =>
+  (db.prepare('SELECT count(*) AS n FROM cursorDiskKV').get() as { n: number }).n;
+
+let temp: PrivateTempDir;
+afterEach(() => temp?.dispose());
+
+function buildDb(wal: boolean): string {
+  const path = join(tempDir('etl-snapshot-cache-'), 'state.vscdb');
+  const builder = new StateDbBuilder(path, { wal });
+  builder.put('cursorDiskKV', 'bubbleId:s:1', json({ type: 1 }));
+  builder.close();
+  return path;
+}
+
+function addRow(path: string): void {
+  const writer = new Database(path);
+  writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:s:2', '{}');
+  writer.close();
+}
+
+describe('SnapshotCache', () => {
+  it('releases the least recently used copy beyond its bound; it reopens on use, same snapshot', async () => {
+    temp = PrivateTempDir.create();
+    const paths = [buildDb(false), buildDb(false), buildDb(false)];
+    const cache = new SnapshotCache(2);
+    const get = (path: string) => cache.get(path, () => openSqliteSnapshot(path, temp, 'composer'));
+    const first = await get(paths[0]!);
+    const firstDb = first.db;
+    const second = await get(paths[1]!);
+    const secondDb = second.db;
+    await get(paths[0]!);
+    await get(paths[2]!);
+    // paths[1] was the least recently used: released, while paths[0] kept its connection.
+    expect(secondDb.open).toBe(false);
+    expect(firstDb.open).toBe(true);
+    // The source changed after the snapshot; the reopened private copy still reads the snapshot.
+    addRow(paths[1]!);
+    expect(second.method).toBe('serialized-copy');
+    expect(count(second.db)).toBe(1);
+    // Re-getting a locator never opens a second snapshot of it.
+    expect(await get(paths[1]!)).toBe(second);
+    cache.close();
+    expect(firstDb.open).toBe(false);
+  });
+
+  it('a released WAL snapshot keeps its pinned read transaction', async () => {
+    temp = PrivateTempDir.create();
+    const path = buildDb(true);
+    const snapshot = await openSqliteSnapshot(path, temp, 'composer');
+    expect(snapshot.method).toBe('wal-read-transaction');
+    const db = snapshot.db;
+    snapshot.release();
+    addRow(path);
+    expect(snapshot.db).toBe(db);
+    expect(count(snapshot.db)).toBe(1);
+    snapshot.close();
+  });
+
+  it('a released copy closes its connection until the next read', async () => {
+    temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(buildDb(false), temp, 'composer');
+    const db = snapshot.db;
+    snapshot.release();
+    expect(db.open).toBe(false);
+    expect(count(snapshot.db)).toBe(1);
+    expect(snapshot.db).not.toBe(db);
+    snapshot.close();
+  });
+});
