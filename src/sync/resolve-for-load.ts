@@ -1,4 +1,6 @@
 /** One session's contributions to the rows the load takes (redacted when on): the unit a worker runs. */
+import type { ComposerGlobalBytesContribution } from '../extract/composer/composer-contribution.js';
+import { decodeGlobalSession } from '../extract/composer/global-session-decode.js';
 import type { Contribution } from '../extract/source-adapter.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import { redactCounted } from '../transform/redact/redact-session.js';
@@ -11,11 +13,26 @@ export interface Resolved {
   counts: RedactionCounts | null;
 }
 
+/**
+ * Hydration leaves global Composer rows undecoded (bytes cross to a worker far cheaper than parsed
+ * bubbles), so the extract stage's decoding runs here, wherever the session is resolved.
+ */
+export function decodedContributions(hydrated: readonly Contribution[]): Contribution[] {
+  return hydrated.map((contribution) =>
+    contribution.kind === 'composer-global-bytes'
+      ? decodeGlobalSession(contribution as ComposerGlobalBytesContribution)
+      : contribution,
+  );
+}
+
 export function resolveForLoad(
   contributions: readonly Contribution[],
   scope: ResolveRequest['scope'],
   settings: ResolveSettings,
 ): Resolved {
-  const resolved = resolveSession(contributions, { preferredSource: settings.preferredSource, scope });
+  const resolved = resolveSession(decodedContributions(contributions), {
+    preferredSource: settings.preferredSource,
+    scope,
+  });
   return settings.redact ? redactCounted(resolved) : { session: resolved, counts: null };
 }

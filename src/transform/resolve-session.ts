@@ -11,11 +11,9 @@ import type {
   MarkdownExportContribution,
 } from '../extract/capture/capture-contribution.js';
 import type {
-  ComposerGlobalBytesContribution,
   ComposerGlobalContribution,
   ComposerWorkspaceContribution,
 } from '../extract/composer/composer-contribution.js';
-import { decodeGlobalSession } from '../extract/composer/global-session-decode.js';
 import type { Contribution, SessionOccurrence } from '../extract/source-adapter.js';
 import { InternalError } from '../shared/errors.js';
 import { resolveCaptureWithCursor } from './capture/capture-precedence.js';
@@ -59,18 +57,11 @@ export function contributionView(contribution: Contribution): SessionView {
   return build(contribution);
 }
 
-/** Hydration leaves global Composer rows undecoded, so decoding runs wherever resolution does. */
-function decoded(contribution: Contribution): Contribution {
-  return contribution.kind === 'composer-global-bytes'
-    ? decodeGlobalSession(contribution as ComposerGlobalBytesContribution)
-    : contribution;
-}
-
+/** Resolves decoded contributions (global Composer rows arrive as bytes; `decodedContributions` first). */
 export function resolveSession(
-  hydrated: readonly Contribution[],
+  contributions: readonly Contribution[],
   options: ResolveOptions,
 ): NormalizedSession {
-  const contributions = hydrated.map(decoded);
   if (contributions.length === 0)
     throw new InternalError('EMPTY_SESSION_GROUP', 'A session group had no contribution');
   const { store, others } = splitStoreContributions(contributions);

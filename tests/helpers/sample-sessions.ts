@@ -6,6 +6,7 @@ import { PrivateTempDir } from '../../src/extract/fs/private-temp-dir.js';
 import { resolveReadLimits } from '../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../src/extract/read-context.js';
 import type { Contribution, SessionOccurrence } from '../../src/extract/source-adapter.js';
+import { decodedContributions } from '../../src/sync/resolve-for-load.js';
 import { groupOccurrences } from '../../src/sync/session-groups.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 import { resolveSession } from '../../src/transform/resolve-session.js';
@@ -44,7 +45,7 @@ export async function sampleContributions(): Promise<Contribution[][]> {
 
 export async function sampleSessions(): Promise<NormalizedSession[]> {
   const sessions = (await sampleContributions()).map((contributions) =>
-    resolveSession(contributions, { preferredSource: 'composer' }),
+    resolveSession(decodedContributions(contributions), { preferredSource: 'composer' }),
   );
   return sessions.sort((a, b) => (a.session.session_id < b.session.session_id ? -1 : 1));
 }

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Contribution } from '../../src/extract/source-adapter.js';
 import { InternalError } from '../../src/shared/errors.js';
+import { decodedContributions } from '../../src/sync/resolve-for-load.js';
 import { ResolvePool } from '../../src/sync/resolve-pool.js';
 import { redactCounted } from '../../src/transform/redact/redact-session.js';
 import { resolveSession } from '../../src/transform/resolve-session.js';
@@ -31,7 +32,7 @@ describe('ResolvePool (real worker threads)', () => {
     pool = new ResolvePool(2, { preferredSource: 'composer', redact: false }, WORKER);
     const resolved = await Promise.all(groups.map((contributions) => pool!.resolve(contributions, SCOPE)));
     const local = groups.map((contributions) =>
-      resolveSession(contributions, { preferredSource: 'composer' }),
+      resolveSession(decodedContributions(contributions), { preferredSource: 'composer' }),
     );
     expect(resolved.map((r) => r.session)).toEqual(local);
     expect(resolved.every((r) => r.counts === null)).toBe(true);
@@ -41,7 +42,7 @@ describe('ResolvePool (real worker threads)', () => {
     pool = new ResolvePool(1, { preferredSource: 'composer', redact: true }, WORKER);
     const resolved = await Promise.all(groups.map((contributions) => pool!.resolve(contributions, SCOPE)));
     const local = groups.map((contributions) =>
-      redactCounted(resolveSession(contributions, { preferredSource: 'composer' })),
+      redactCounted(resolveSession(decodedContributions(contributions), { preferredSource: 'composer' })),
     );
     expect(resolved).toEqual(local);
   });
