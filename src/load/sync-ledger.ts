@@ -7,6 +7,7 @@ import type { SourceFingerprint, SourceKind } from '../extract/source-adapter.js
 
 export interface LedgerSource {
   sourceKey: string;
+  kind: SourceKind;
   fingerprintDigest: string;
   optionsDigest: string;
   rootsDigest: string;
@@ -41,6 +42,8 @@ export interface LedgerFinal {
   fullyRead: Map<string, Set<string>>;
   /** Whether undiscovered sources under the same roots may be concluded gone. */
   concludeVanished: boolean;
+  /** Kinds whose data root did not exist this run: their undiscovered sources are not concluded gone. */
+  unreadKinds: readonly SourceKind[];
   /** Filled by the target when the final batch commits. */
   outcome: { markedAbsent: number };
 }

@@ -10,10 +10,11 @@ import { PrivateTempDir } from '../extract/fs/private-temp-dir.js';
 import type { ReadLimits } from '../extract/limits/read-limits.js';
 import { createReadContext } from '../extract/read-context.js';
 import { createAdapters } from '../extract/registry.js';
+import { type DataRoot, kindsUnder, missingRoots } from '../extract/root-presence.js';
 import type { Contribution, ReadContext, SourceAdapter, SourceRoots } from '../extract/source-adapter.js';
 import type { LedgerFinal, Membership } from '../load/sync-ledger.js';
 import type { RunCounts, WarehouseTarget } from '../load/target.js';
-import type { Diagnostic } from '../shared/diagnostic.js';
+import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
 import { faultPoint } from '../shared/fault-injection.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
@@ -78,6 +79,7 @@ async function plan(
   target: WarehouseTarget,
   ctx: ReadContext,
   readDigest: string,
+  unreadKinds: ReadonlySet<string>,
   progress: RunProgress,
   emit: () => void,
 ): Promise<Plan> {
@@ -113,7 +115,13 @@ async function plan(
   const discovered = new Set(found.map((f) => f.source.sourceKey));
   const rootsDigest = canonicalHash(options.roots);
   const vanished = [...prior.values()]
-    .filter((p) => p.present && p.rootsDigest === rootsDigest && !discovered.has(p.sourceKey))
+    .filter(
+      (p) =>
+        p.present &&
+        p.rootsDigest === rootsDigest &&
+        !discovered.has(p.sourceKey) &&
+        !unreadKinds.has(p.kind),
+    )
     .map((p) => p.sourceKey);
   const affected = await affectedSessions(target.ledger, toRead, bySource, vanished);
   // Affected sessions may also hold occurrences in unchanged sources: catalog those (metadata only).
@@ -144,6 +152,15 @@ async function closeReads(
   temp.dispose();
 }
 
+/** A default data root that does not exist: its sources are not read, nor concluded gone. */
+function rootMissing(root: DataRoot): Diagnostic {
+  return diagnostic(
+    'SOURCE_ROOT_MISSING',
+    'A Cursor data root does not exist; its sessions were neither read nor marked absent',
+    { root },
+  );
+}
+
 function membershipsOf(entries: readonly CatalogEntry[]): Membership[] {
   return entries.map(({ occurrence }) => ({
     sessionId: occurrence.sessionId,
@@ -165,6 +182,9 @@ export async function runPipeline(
   const mode = options.sinceLast ? 'since-last' : 'full';
   const counts = emptyCounts();
   const diagnostics: Diagnostic[] = [];
+  const missing = missingRoots(options.roots);
+  const unreadKinds = kindsUnder(missing);
+  diagnostics.push(...missing.map(rootMissing));
   const temp = PrivateTempDir.create();
   const signal = options.signal ?? new AbortController().signal;
   const ctx = createReadContext({ ...options, temp, signal });
@@ -216,6 +236,7 @@ export async function runPipeline(
       target,
       ctx,
       readDigest,
+      new Set(unreadKinds),
       progress,
       emit,
     );
@@ -336,6 +357,7 @@ export async function runPipeline(
           })),
           fullyRead,
           concludeVanished: true,
+          unreadKinds,
           outcome: { markedAbsent: 0 },
         }
       : undefined;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSampleCorpus } from '../../fixtures/sample/sample-corpus.js';
@@ -32,6 +33,28 @@ describe('etl CLI contract', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(JSON.parse(stderr).error.code).toBe('USAGE_ERROR');
+  });
+
+  it('a --cursor-user-dir that does not exist exits 3 (not found) before the warehouse is touched', () => {
+    const root = tempDir();
+    const missing = join(root, 'typo', 'User');
+    const warehouse = join(root, 'w.duckdb');
+    const { code, stdout, stderr } = runCli([
+      'run',
+      '--json',
+      '--cursor-user-dir',
+      missing,
+      '--target',
+      `duckdb:${warehouse}`,
+    ]);
+    expect(code).toBe(3);
+    expect(stdout).toBe('');
+    expect(JSON.parse(stderr).error).toMatchObject({
+      code: 'SOURCE_ROOT_NOT_FOUND',
+      details: { root: 'cursorUserDir' },
+    });
+    expect(stderr).not.toContain(root);
+    expect(existsSync(warehouse)).toBe(false);
   });
 
   it('query on a missing warehouse exits 3 (not found)', () => {

@@ -1,9 +1,10 @@
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSampleCorpus, SAMPLE_COMPOSERS } from '../../fixtures/sample/sample-corpus.js';
 import { deleteComposer, dropFromWorkspaceIndex, rewriteComposer } from '../helpers/mutate-composer.js';
-import { tempDir } from '../helpers/run-cli.js';
-import { contentChecksum, queryRows, runJson } from '../helpers/warehouse-cli.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+import { contentChecksum, queryRows, type RunJson, runJson } from '../helpers/warehouse-cli.js';
 
 describe('incremental sync ledger through the CLI (etl run --since-last)', { timeout: 600_000 }, () => {
   let userDir: string;
@@ -114,5 +115,51 @@ describe('incremental sync ledger through the CLI (etl run --since-last)', { tim
     // The first roots still hold the session, so it stays present even though the other copy vanished.
     runJson(['--cursor-user-dir', otherUserDir, '--target', target, '--since-last']);
     expect(presence()[SAMPLE_COMPOSERS[0]!.id]).toBe(true);
+  });
+});
+
+describe('a default data root that is gone (an unmounted home) is neither read nor concluded absent', {
+  timeout: 600_000,
+}, () => {
+  it('warns SOURCE_ROOT_MISSING, marks no session absent, and the next run with the root back writes nothing', () => {
+    const root = tempDir();
+    const config = join(root, 'config');
+    const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: config };
+    const userDir = buildSampleCorpus(join(config, 'Cursor')).userDir;
+    expect(userDir).toBe(join(config, 'Cursor', 'User'));
+    const target = `duckdb:${join(root, 'warehouse.duckdb')}`;
+    const run = (...extra: string[]) => {
+      const result = runCli(['run', '--json', '--target', target, ...extra], env);
+      expect(result.code).toBe(0);
+      return JSON.parse(result.stdout) as { run: RunJson; diagnostics: { code: string; details: unknown }[] };
+    };
+    const first = run();
+    expect(first.run.counts.sessionsInserted).toBe(3);
+    // No ~/.cursor in this home: the Store root is missing from the start.
+    expect(first.diagnostics).toEqual([
+      expect.objectContaining({ code: 'SOURCE_ROOT_MISSING', details: { root: 'cursorStoreRoot' } }),
+    ]);
+    const before = contentChecksum(target);
+    renameSync(join(config, 'Cursor'), join(root, 'away'));
+    for (const mode of [[], ['--since-last']]) {
+      const gone = run(...mode);
+      expect(gone.run.counts.sessionsMarkedAbsent).toBe(0);
+      expect(gone.diagnostics.map((d) => d.details)).toEqual([
+        { root: 'cursorUserDir' },
+        { root: 'cursorStoreRoot' },
+      ]);
+    }
+    expect(
+      queryRows(target, 'select count(*)::int as n from etl_session_state where present_in_source'),
+    ).toEqual([{ n: 3 }]);
+    renameSync(join(root, 'away'), join(config, 'Cursor'));
+    const back = run('--since-last');
+    expect(back.run.counts).toMatchObject({
+      sessionsInserted: 0,
+      sessionsReplaced: 0,
+      sessionsMarkedAbsent: 0,
+    });
+    expect(back.run.payloadBytesRead).toBe(0);
+    expect(contentChecksum(target)).toBe(before);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sessionSourcesTable, sessionStateTable, sourcesTable } from '../../../schemas/ledger-tables.js';
+import type { SourceKind } from '../../extract/source-adapter.js';
 import { canonicalJson } from '../../transform/canonical-json.js';
 import type { LedgerBatch, LedgerFinal, LedgerSource, Membership, SyncLedgerStore } from '../sync-ledger.js';
 import type { LoadResult } from '../target.js';
@@ -35,12 +36,13 @@ export class DuckDbLedger implements SyncLedgerStore {
   async readSources(): Promise<Map<string, LedgerSource>> {
     const rows = await readJsonRows(
       this.connection,
-      'SELECT source_key, fingerprint_digest, options_digest, roots_digest, present, checkpoint::VARCHAR AS checkpoint FROM etl_sources',
+      'SELECT source_key, kind, fingerprint_digest, options_digest, roots_digest, present, checkpoint::VARCHAR AS checkpoint FROM etl_sources',
     );
     const map = new Map<string, LedgerSource>();
     for (const row of rows) {
       map.set(String(row.source_key), {
         sourceKey: String(row.source_key),
+        kind: String(row.kind) as SourceKind,
         fingerprintDigest: String(row.fingerprint_digest),
         optionsDigest: String(row.options_digest),
         rootsDigest: String(row.roots_digest),
@@ -230,8 +232,12 @@ export class DuckDbLedger implements SyncLedgerStore {
     );
     await appendToTable(this.connection, sourcesTable, rewritten);
     const discovered = new Set(final.sources.map((s) => s.sourceKey));
+    const unread = new Set<string>(final.unreadKinds);
     return [...previous]
-      .filter(([key, p]) => p.present && p.rootsDigest === final.rootsDigest && !discovered.has(key))
+      .filter(
+        ([key, p]) =>
+          p.present && p.rootsDigest === final.rootsDigest && !discovered.has(key) && !unread.has(p.kind),
+      )
       .map(([key]) => key);
   }
 
