@@ -2,9 +2,7 @@
 import { resolve } from 'node:path';
 import { resolveReadLimits } from '../extract/limits/read-limits.js';
 import { parseSourceLimitOptions } from '../extract/limits/source-limit-option.js';
-import { type DataRoot, missingRoots } from '../extract/root-presence.js';
 import type { SourceRoots } from '../extract/source-adapter.js';
-import { NotFoundError } from '../shared/errors.js';
 import type { OutputPermissions } from '../shared/output-permissions.js';
 import type { RunOptions } from '../sync/run-pipeline.js';
 import { loadConfigFile } from './config-file.js';
@@ -56,12 +54,6 @@ export async function resolveRunFlags(flags: RunFlags): Promise<ResolvedRun> {
     backups: [...(config.backups ?? []), ...(flags.backup ?? [])].map((p) => resolve(p)),
     carrier: custom ? 'custom' : 'live',
   };
-  // A root named by flag or config must exist: a typo would otherwise load nothing, night after night.
-  const named = (['cursorUserDir', 'cursorStoreRoot'] as const).filter((name) =>
-    name === 'cursorUserDir' ? userDir !== undefined : storeRoot !== undefined,
-  );
-  const [missing] = missingRoots(roots, named);
-  if (missing !== undefined) throw rootNotFound(missing);
   return {
     options: {
       roots,
@@ -78,12 +70,4 @@ export async function resolveRunFlags(flags: RunFlags): Promise<ResolvedRun> {
     workspace: flags.workspace ?? config.workspace ?? null,
     permissions: (flags.sharedPermissions ?? config.sharedPermissions) ? 'shared' : 'private',
   };
-}
-
-function rootNotFound(root: DataRoot): NotFoundError {
-  const flag = root === 'cursorUserDir' ? '--cursor-user-dir' : '--cursor-store-root';
-  return new NotFoundError('SOURCE_ROOT_NOT_FOUND', 'A Cursor data root given to the run does not exist', {
-    root,
-    remedy: `Check the ${flag} path (or the config file's ${root}); omit it to read only the other root.`,
-  });
 }

@@ -184,7 +184,10 @@ export async function runPipeline(
   const diagnostics: Diagnostic[] = [];
   const missing = missingRoots(options.roots);
   const unreadKinds = kindsUnder(missing);
-  diagnostics.push(...missing.map(rootMissing));
+  // A named root that is missing beside captures or backups means "no Cursor data": only warn when
+  // the roots were the run's sources (a default root, or a named one that may be a typo).
+  const rootsOnly = options.roots.inputs.length === 0 && options.roots.backups.length === 0;
+  if (options.roots.carrier !== 'custom' || rootsOnly) diagnostics.push(...missing.map(rootMissing));
   const temp = PrivateTempDir.create();
   const signal = options.signal ?? new AbortController().signal;
   const ctx = createReadContext({ ...options, temp, signal });

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSampleCorpus } from '../../fixtures/sample/sample-corpus.js';
@@ -35,26 +34,28 @@ describe('etl CLI contract', () => {
     expect(JSON.parse(stderr).error.code).toBe('USAGE_ERROR');
   });
 
-  it('a --cursor-user-dir that does not exist exits 3 (not found) before the warehouse is touched', () => {
+  it("a --cursor-user-dir that does not exist (the run's only source) is a SOURCE_ROOT_MISSING warning, not a silent empty run", () => {
     const root = tempDir();
     const missing = join(root, 'typo', 'User');
-    const warehouse = join(root, 'w.duckdb');
-    const { code, stdout, stderr } = runCli([
+    const { code, stdout } = runCli([
       'run',
       '--json',
       '--cursor-user-dir',
       missing,
       '--target',
-      `duckdb:${warehouse}`,
+      `duckdb:${join(root, 'w.duckdb')}`,
     ]);
-    expect(code).toBe(3);
-    expect(stdout).toBe('');
-    expect(JSON.parse(stderr).error).toMatchObject({
-      code: 'SOURCE_ROOT_NOT_FOUND',
-      details: { root: 'cursorUserDir' },
-    });
-    expect(stderr).not.toContain(root);
-    expect(existsSync(warehouse)).toBe(false);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { run: { counts: { sourcesSeen: number } }; diagnostics: unknown[] };
+    expect(out.run.counts.sourcesSeen).toBe(0);
+    expect(out.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'SOURCE_ROOT_MISSING',
+        severity: 'warning',
+        details: { root: 'cursorUserDir' },
+      }),
+    ]);
+    expect(stdout).not.toContain(root);
   });
 
   it('query on a missing warehouse exits 3 (not found)', () => {
