@@ -28,6 +28,7 @@ import {
   type ManifestTable,
 } from './dataset-manifest.js';
 import { readFilesSql, stateFiles } from './dataset-reader.js';
+import { copyOrderedPartition, measureStagedSessions, type PartitionLimits } from './ordered-partition.js';
 
 export interface StateInput {
   layout: DatasetLayout;
@@ -37,6 +38,8 @@ export interface StateInput {
   runId: string;
   touchedBuckets: ReadonlySet<string>;
   publishedAtMs: number;
+  /** Bounds of the content partitions' sorts and row groups (tests shrink them). */
+  limits?: PartitionLimits;
 }
 
 class StateWriter {
@@ -53,20 +56,32 @@ class StateWriter {
     return file;
   }
 
-  async write(
+  /** `copy` writes the file at the given path and returns its row count. */
+  /** A small table sorted whole, as the exports do. */
+  writeSorted(
     table: AnyTable,
     path: string,
     partition: string | null,
     select: string,
   ): Promise<ManifestFile> {
+    return this.write(path, partition, (target) =>
+      copyQueryTo(
+        this.input.staging,
+        `${select} ORDER BY ${orderByFor(table)}`,
+        target,
+        PARQUET_COPY_OPTIONS,
+      ),
+    );
+  }
+
+  async write(
+    path: string,
+    partition: string | null,
+    copy: (target: string) => Promise<number>,
+  ): Promise<ManifestFile> {
     const target = join(this.dir, path);
     mkdirSync(dirname(target), { recursive: true, mode: outputModes().dir });
-    const rows = await copyQueryTo(
-      this.input.staging,
-      `${select} ORDER BY ${orderByFor(table)}`,
-      target,
-      PARQUET_COPY_OPTIONS,
-    );
+    const rows = await copy(target);
     fsyncPath(target);
     return { path, partition, rows, bytes: statSync(target).size };
   }
@@ -76,6 +91,7 @@ async function contentTable(writer: StateWriter, input: StateInput, table: AnyTa
   const previous = input.previous?.tables[table.name]?.files ?? [];
   const buckets = new Set([...previous.map((f) => f.partition!), ...input.touchedBuckets]);
   const files: ManifestFile[] = [];
+  await measureStagedSessions(input.staging, table);
   for (const bucket of [...buckets].sort()) {
     const old = previous.find((f) => f.partition === bucket);
     if (old && !input.touchedBuckets.has(bucket)) {
@@ -84,14 +100,11 @@ async function contentTable(writer: StateWriter, input: StateInput, table: AnyTa
     }
     const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM staged_sessions WHERE bucket = '${bucket}')`;
     const kept = old
-      ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket))} WHERE session_id NOT IN (SELECT session_id FROM staged_sessions) UNION ALL `
-      : '';
+      ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket))} WHERE session_id NOT IN (SELECT session_id FROM staged_sessions)`
+      : null;
     files.push(
-      await writer.write(
-        table,
-        contentFilePath(table.name, bucket, input.runId),
-        bucket,
-        `SELECT * FROM (${kept}${staged})`,
+      await writer.write(contentFilePath(table.name, bucket, input.runId), bucket, (target) =>
+        copyOrderedPartition(input.staging, table, { bucket, staged, kept }, target, input.limits),
       ),
     );
   }
@@ -106,7 +119,7 @@ async function diagnostics(writer: StateWriter, input: StateInput): Promise<Mani
   );
   if (staged > 0) {
     const select = `SELECT ${table.columnNames.join(', ')} FROM diagnostics`;
-    files.push(await writer.write(table, diagnosticsFilePath(input.runId), input.runId, select));
+    files.push(await writer.writeSorted(table, diagnosticsFilePath(input.runId), input.runId, select));
   }
   return { partitionKey: 'run', files };
 }
@@ -123,7 +136,7 @@ export async function buildState(input: StateInput): Promise<DatasetManifest> {
     const select = `SELECT ${table.columnNames.join(', ')} FROM ${table.name}`;
     tables[table.name] = {
       partitionKey: null,
-      files: [await writer.write(table, ledgerFilePath(table.name, input.runId), null, select)],
+      files: [await writer.writeSorted(table, ledgerFilePath(table.name, input.runId), null, select)],
     };
   }
   return {
