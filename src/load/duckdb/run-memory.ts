@@ -42,7 +42,14 @@ export function runInstanceOptions(spillDir: string): Record<string, string> {
   };
 }
 
+/**
+ * One build thread: with two, each thread holds its own sorted range and row-group buffers, and a
+ * pool 15 times a range still ran out of memory when the machine was busy (the build's test, run
+ * beside other jobs); with one it never did.
+ */
+const BUILD_THREADS = '1';
+
 /** Instance options for the Parquet build over a run's staging file (spills next to it). */
 export function buildInstanceOptions(): Record<string, string> {
-  return { memory_limit: BUILD_MEMORY_LIMIT, ...ALLOCATOR_OPTIONS };
+  return { memory_limit: BUILD_MEMORY_LIMIT, threads: BUILD_THREADS, ...ALLOCATOR_OPTIONS };
 }

@@ -30,13 +30,13 @@ describe('DuckDB settings of a writing run', () => {
     expect((await settings(path, 'read')).checkpoint).toBe('16.0 MiB');
   });
 
-  it('the Parquet build keeps a 96 MB pool and purges freed pages too', async () => {
+  it('the Parquet build keeps a 96 MB pool on one thread and purges freed pages too', async () => {
     const instance = await DuckDBInstance.create(join(tempDir(), 'stage.duckdb'), buildInstanceOptions());
     const connection = await instance.connect();
     const reader = await connection.runAndReadAll(
-      "SELECT current_setting('memory_limit'), current_setting('allocator_background_threads')",
+      "SELECT current_setting('memory_limit'), current_setting('allocator_background_threads'), current_setting('threads')",
     );
-    expect(reader.getRows()[0]).toEqual(['91.5 MiB', true]);
+    expect(reader.getRows()[0]).toEqual(['91.5 MiB', true, 1n]);
     connection.closeSync();
     instance.closeSync();
   });

@@ -6,6 +6,7 @@ import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
 import { CONTENT_TABLES, diagnosticsTable } from '../../../schemas/tables.js';
 import { DuckDBInstance } from '../../../src/load/duckdb/duckdb-api.js';
+import { buildInstanceOptions } from '../../../src/load/duckdb/run-memory.js';
 import type { AnyTable } from '../../../src/load/export/export-tables.js';
 import { buildState } from '../../../src/load/parquet/build-state.js';
 import { BUCKET_SQL, DatasetLayout } from '../../../src/load/parquet/dataset-layout.js';
@@ -15,14 +16,16 @@ const CANDIDATES = 320;
 const MESSAGES = 2_000;
 /** 1 KB per message, ~20 sessions of 2 MB: one 40 MB bucket against a 32 MB pool (190 MB vs 128 MB at 10,000 sessions). */
 const CONTENT_BYTES = 1_024;
-const LIMITS = { rangeBytes: 4 * 1024 * 1024, rowGroupBytes: 2 * 1024 * 1024 };
+const LIMITS = { rangeBytes: 2 * 1024 * 1024, rowGroupBytes: 2 * 1024 * 1024 };
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** A staging database whose messages are too large to sort or buffer whole in its pool. */
 async function largeStaging(dir: string) {
-  const instance = await DuckDBInstance.create(join(dir, 'stage.duckdb'), { threads: '2' });
+  const instance = await DuckDBInstance.create(join(dir, 'stage.duckdb'), {
+    threads: buildInstanceOptions().threads!,
+  });
   const connection = await instance.connect();
   for (const table of [...CONTENT_TABLES, diagnosticsTable, ...LEDGER_TABLES] as unknown as AnyTable[])
     await connection.run(createTableSql(table));
