@@ -43,7 +43,7 @@ export interface LedgerFinal {
   /** Whether undiscovered sources under the same roots may be concluded gone. */
   concludeVanished: boolean;
   /** Kinds whose data root did not exist this run: their undiscovered sources are not concluded gone. */
-  unreadKinds: readonly SourceKind[];
+  unreadKinds: ReadonlySet<string>;
   /** Filled by the target when the final batch commits. */
   outcome: { markedAbsent: number };
 }
@@ -64,4 +64,25 @@ export interface SyncLedgerStore {
   readMemberships(sourceKey: string): Promise<Membership[]>;
   /** Every source key the given sessions were last built from. */
   sourcesOfSessions(sessionIds: readonly string[]): Promise<Map<string, string[]>>;
+}
+
+/** What a run could not see and so must not conclude gone: sources of other roots or of a missing root. */
+export interface VanishScope {
+  rootsDigest: string;
+  discovered: ReadonlySet<string>;
+  unreadKinds: ReadonlySet<string>;
+}
+
+/** A source the ledger holds as present that this run, over the same roots, no longer discovered. */
+export function hasVanished(
+  sourceKey: string,
+  stored: { present: boolean; rootsDigest: string; kind: string },
+  scope: VanishScope,
+): boolean {
+  return (
+    stored.present &&
+    stored.rootsDigest === scope.rootsDigest &&
+    !scope.discovered.has(sourceKey) &&
+    !scope.unreadKinds.has(stored.kind)
+  );
 }

@@ -12,7 +12,7 @@ import { createReadContext } from '../extract/read-context.js';
 import { createAdapters } from '../extract/registry.js';
 import { type DataRoot, kindsUnder, missingRoots } from '../extract/root-presence.js';
 import type { Contribution, ReadContext, SourceAdapter, SourceRoots } from '../extract/source-adapter.js';
-import type { LedgerFinal, Membership } from '../load/sync-ledger.js';
+import { hasVanished, type LedgerFinal, type Membership } from '../load/sync-ledger.js';
 import type { RunCounts, WarehouseTarget } from '../load/target.js';
 import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
 import { faultPoint } from '../shared/fault-injection.js';
@@ -112,16 +112,13 @@ async function plan(
   if (!incremental || prior === null || target.ledger === undefined) {
     return { classified, entries: [...bySource.values()].flat(), fullyRead, checkpoints };
   }
-  const discovered = new Set(found.map((f) => f.source.sourceKey));
-  const rootsDigest = canonicalHash(options.roots);
+  const scope = {
+    rootsDigest: canonicalHash(options.roots),
+    discovered: new Set(found.map((f) => f.source.sourceKey)),
+    unreadKinds,
+  };
   const vanished = [...prior.values()]
-    .filter(
-      (p) =>
-        p.present &&
-        p.rootsDigest === rootsDigest &&
-        !discovered.has(p.sourceKey) &&
-        !unreadKinds.has(p.kind),
-    )
+    .filter((p) => hasVanished(p.sourceKey, p, scope))
     .map((p) => p.sourceKey);
   const affected = await affectedSessions(target.ledger, toRead, bySource, vanished);
   // Affected sessions may also hold occurrences in unchanged sources: catalog those (metadata only).
@@ -183,7 +180,7 @@ export async function runPipeline(
   const counts = emptyCounts();
   const diagnostics: Diagnostic[] = [];
   const missing = missingRoots(options.roots);
-  const unreadKinds = kindsUnder(missing);
+  const unreadKinds = new Set(kindsUnder(missing));
   // A named root that is missing beside captures or backups means "no Cursor data": only warn when
   // the roots were the run's sources (a default root, or a named one that may be a typo).
   const rootsOnly = options.roots.inputs.length === 0 && options.roots.backups.length === 0;
@@ -239,7 +236,7 @@ export async function runPipeline(
       target,
       ctx,
       readDigest,
-      new Set(unreadKinds),
+      unreadKinds,
       progress,
       emit,
     );

@@ -7,7 +7,14 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sessionSourcesTable, sessionStateTable, sourcesTable } from '../../../schemas/ledger-tables.js';
 import type { SourceKind } from '../../extract/source-adapter.js';
 import { canonicalJson } from '../../transform/canonical-json.js';
-import type { LedgerBatch, LedgerFinal, LedgerSource, Membership, SyncLedgerStore } from '../sync-ledger.js';
+import {
+  hasVanished,
+  type LedgerBatch,
+  type LedgerFinal,
+  type LedgerSource,
+  type Membership,
+  type SyncLedgerStore,
+} from '../sync-ledger.js';
 import type { LoadResult } from '../target.js';
 import { listValue } from './duckdb-api.js';
 import { readJsonRows } from './json-rows.js';
@@ -231,14 +238,12 @@ export class DuckDbLedger implements SyncLedgerStore {
       rewritten.map((r) => r.source_key),
     );
     await appendToTable(this.connection, sourcesTable, rewritten);
-    const discovered = new Set(final.sources.map((s) => s.sourceKey));
-    const unread = new Set<string>(final.unreadKinds);
-    return [...previous]
-      .filter(
-        ([key, p]) =>
-          p.present && p.rootsDigest === final.rootsDigest && !discovered.has(key) && !unread.has(p.kind),
-      )
-      .map(([key]) => key);
+    const scope = {
+      rootsDigest: final.rootsDigest,
+      discovered: new Set(final.sources.map((s) => s.sourceKey)),
+      unreadKinds: final.unreadKinds,
+    };
+    return [...previous].filter(([key, p]) => hasVanished(key, p, scope)).map(([key]) => key);
   }
 
   private async retireVanishedSources(vanished: readonly string[]): Promise<void> {

@@ -56,7 +56,6 @@ class StateWriter {
     return file;
   }
 
-  /** `copy` writes the file at the given path and returns its row count. */
   /** A small table sorted whole, as the exports do. */
   writeSorted(
     table: AnyTable,
@@ -74,6 +73,7 @@ class StateWriter {
     );
   }
 
+  /** `copy` writes the file at the given path and returns its row count. */
   async write(
     path: string,
     partition: string | null,
