@@ -18,7 +18,3 @@ export async function targetOpener(location: TargetLocation): Promise<() => Prom
   const { ParquetTarget } = await import('./parquet/parquet-target.js');
   return () => ParquetTarget.open(location.path);
 }
-
-export async function openTarget(location: TargetLocation): Promise<WarehouseTarget> {
-  return (await targetOpener(location))();
-}

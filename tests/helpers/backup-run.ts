@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { FixtureComposer } from '../../fixtures/composer/composer-session.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/extract/limits/read-limits.js';
 import { runQuery, withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
-import { openTarget } from '../../src/load/open-target.js';
+import { targetOpener } from '../../src/load/open-target.js';
 import { type RunSummary, runPipeline } from '../../src/sync/run-pipeline.js';
 import { tempDir } from './run-cli.js';
 
@@ -20,7 +20,7 @@ export async function runBackups(
   warehouse: string,
   options: BackupRunOptions = {},
 ): Promise<RunSummary> {
-  const target = await openTarget({ kind: 'duckdb', path: warehouse });
+  const target = await (await targetOpener({ kind: 'duckdb', path: warehouse }))();
   try {
     return await runPipeline(
       {
