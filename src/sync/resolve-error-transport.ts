@@ -39,12 +39,7 @@ export function toTransport(error: unknown): TransportedError {
 }
 
 export function fromTransport(error: TransportedError): Error {
-  if (error.kind === 'unavailable') {
-    // The constructor derives code, details and sourceRef from the read failure; the diagnostic is one.
-    const { diagnostic } = error;
-    const failures = diagnostic.code === 'SOURCE_UNREADABLE' ? [] : [diagnostic];
-    return new SessionUnavailable(diagnostic.sessionId!, failures);
-  }
+  if (error.kind === 'unavailable') return new SessionUnavailable(error.diagnostic);
   if (error.kind === 'etl') return new ETL_CLASSES[error.className](error.code, error.message, error.details);
   const rebuilt = new Error(error.message);
   rebuilt.name = error.name;

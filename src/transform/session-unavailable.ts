@@ -9,17 +9,22 @@ import { IoError } from '../shared/errors.js';
 const READ_FAILURE_CODES = new Set(['SOURCE_LIMIT_EXCEEDED', 'SOURCE_ENCODING_INVALID']);
 
 export class SessionUnavailable extends IoError {
-  readonly diagnostic: Diagnostic;
+  /** Built from its diagnostic, so an error that crossed a worker boundary as data is the same error. */
+  constructor(readonly diagnostic: Diagnostic) {
+    super(diagnostic.code, diagnostic.message, diagnostic.details);
+  }
 
-  constructor(sessionId: string, readFailures: readonly Diagnostic[]) {
+  /** The error for `sessionId` from its contributors' read failures (the first limit or encoding one). */
+  static of(sessionId: string, readFailures: readonly Diagnostic[]): SessionUnavailable {
     const cause = readFailures.find((d) => READ_FAILURE_CODES.has(d.code));
     const code = cause?.code ?? 'SOURCE_UNREADABLE';
     const details = { ...(cause?.details ?? {}), outcome: 'fatal' };
-    super(code, 'A session could not be read safely and was not loaded', details);
-    this.diagnostic = diagnostic(code, this.message, details, {
-      severity: 'error',
-      sessionId,
-      ...(cause?.sourceRef === undefined ? {} : { sourceRef: cause.sourceRef }),
-    });
+    return new SessionUnavailable(
+      diagnostic(code, 'A session could not be read safely and was not loaded', details, {
+        severity: 'error',
+        sessionId,
+        ...(cause?.sourceRef === undefined ? {} : { sourceRef: cause.sourceRef }),
+      }),
+    );
   }
 }

@@ -17,7 +17,7 @@ describe('resolve errors across the worker boundary', () => {
       { sourceRef: 'r1' },
     );
     for (const failures of [[cause], []]) {
-      const original = new SessionUnavailable('s1', failures);
+      const original = SessionUnavailable.of('s1', failures);
       const rebuilt = roundTrip(original);
       expect(rebuilt).toBeInstanceOf(SessionUnavailable);
       const unavailable = rebuilt as SessionUnavailable;

@@ -53,7 +53,7 @@ export function resolveComposer(contributions: readonly Contribution[]): Session
         : readableWorkspaces;
   const sessionId = contributions[0]?.occurrence.sessionId ?? '';
   if (chosen.length === 0)
-    throw new SessionUnavailable(
+    throw SessionUnavailable.of(
       sessionId,
       contributions.flatMap((c) => c.diagnostics),
     );

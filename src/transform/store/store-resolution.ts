@@ -55,7 +55,7 @@ function assertSafeContributor(reps: readonly Rep[], backbone: 'db' | 'transcrip
   if (backbone !== 'none' || reps.some((r) => r.contribution.kind !== 'store-transcript')) return;
   const diagnostics = reps.flatMap((r) => r.contribution.diagnostics);
   if (diagnostics.some((d) => READ_FAILURES.has(d.code)))
-    throw new SessionUnavailable(reps[0]!.contribution.occurrence.sessionId, diagnostics);
+    throw SessionUnavailable.of(reps[0]!.contribution.occurrence.sessionId, diagnostics);
 }
 
 export function resolveStoreSession(
