@@ -60,15 +60,44 @@ function runEtl(env: BenchEnv, corpus: BenchCorpus, target: string, extra: reado
   );
 }
 
-/** Full DuckDB load into a fresh warehouse, `runs` times; the last warehouse stays for later cases. */
-export function fullDuckDb(env: BenchEnv, id: number, corpus: BenchCorpus, warehouse: string): CaseResult {
-  const samples = repeat(env.runs, () => {
-    rmSync(warehouse, { force: true });
-    rmSync(`${warehouse}.wal`, { force: true });
-    return checked(runEtl(env, corpus, `duckdb:${warehouse}`), 'full DuckDB load');
-  });
+/** One full DuckDB load into a fresh warehouse, which stays for later cases. */
+function fullDuckDbOnce(env: BenchEnv, corpus: BenchCorpus, warehouse: string): Sample {
+  rmSync(warehouse, { force: true });
+  rmSync(`${warehouse}.wal`, { force: true });
+  return checked(runEtl(env, corpus, `duckdb:${warehouse}`), 'full DuckDB load');
+}
+
+function fullDuckDbCase(id: number, corpus: BenchCorpus, samples: Sample[]): CaseResult {
   const name = `full load DuckDB (${corpus.stats.sessions} sessions)`;
   return { id, name, unavailable: null, samples, corpus, wholeCorpus: true };
+}
+
+/** Full DuckDB load into a fresh warehouse, `runs` times; the last warehouse stays for later cases. */
+export function fullDuckDb(env: BenchEnv, id: number, corpus: BenchCorpus, warehouse: string): CaseResult {
+  return fullDuckDbCase(
+    id,
+    corpus,
+    repeat(env.runs, () => fullDuckDbOnce(env, corpus, warehouse)),
+  );
+}
+
+/**
+ * The full load and the raw floor, run alternately: a shared machine's slow and fast spells (the
+ * same build's full load ranged 19-29 s within an hour) then fall on both sides of their ratio.
+ */
+export function fullDuckDbBesideFloor(
+  env: BenchEnv,
+  ids: { full: number; floor: number },
+  corpus: BenchCorpus,
+  warehouse: string,
+): [CaseResult, CaseResult] {
+  const full: Sample[] = [];
+  const floor: Sample[] = [];
+  for (let run = 0; run < env.runs; run++) {
+    full.push(fullDuckDbOnce(env, corpus, warehouse));
+    floor.push(rawFloorOnce(env, corpus));
+  }
+  return [fullDuckDbCase(ids.full, corpus, full), rawFloorCase(ids.floor, corpus, floor)];
 }
 
 export function fullParquet(env: BenchEnv, id: number, corpus: BenchCorpus): CaseResult {
@@ -134,20 +163,21 @@ export function unavailableCase(id: number, name: string, reason: string): CaseR
   return { id, name, unavailable: reason, samples: [], corpus: null, wholeCorpus: false };
 }
 
-export function rawFloor(env: BenchEnv, id: number, corpus: BenchCorpus): CaseResult {
+function rawFloorOnce(env: BenchEnv, corpus: BenchCorpus): Sample {
   const out = join(env.workDir, 'floor.duckdb');
-  const samples = repeat(env.runs, () => {
-    rmSync(out, { force: true });
-    rmSync(`${out}.wal`, { force: true });
-    return checked(
-      measureProcess(
-        env.floor,
-        ['--user-dir', corpus.userDir, '--store-root', corpus.storeRoot, '--out', out],
-        env.nodeFlags,
-      ),
-      'raw floor',
-    );
-  });
+  rmSync(out, { force: true });
+  rmSync(`${out}.wal`, { force: true });
+  return checked(
+    measureProcess(
+      env.floor,
+      ['--user-dir', corpus.userDir, '--store-root', corpus.storeRoot, '--out', out],
+      env.nodeFlags,
+    ),
+    'raw floor',
+  );
+}
+
+function rawFloorCase(id: number, corpus: BenchCorpus, samples: Sample[]): CaseResult {
   return {
     id,
     name: 'raw floor (bench/raw-floor.ts)',

@@ -18,8 +18,8 @@ import {
   type BenchEnv,
   type CaseResult,
   fullDuckDb,
+  fullDuckDbBesideFloor,
   fullParquet,
-  rawFloor,
   sinceLastNoop,
   sinceLastOneBubble,
   sinceLastTranscript,
@@ -66,9 +66,14 @@ const step = (result: CaseResult): void => {
   cases.push(result);
   log(`case ${result.id} done: ${result.name}`);
 };
-step(fullDuckDb(env, CASE_IDS.fullDuckDb, one, warehouse));
+for (const result of fullDuckDbBesideFloor(
+  env,
+  { full: CASE_IDS.fullDuckDb, floor: CASE_IDS.floor },
+  one,
+  warehouse,
+))
+  step(result);
 step(fullParquet(env, CASE_IDS.fullParquet, one));
-step(rawFloor(env, CASE_IDS.floor, one));
 step(sinceLastNoop(env, CASE_IDS.noop, one, warehouse));
 forgetBenchCorpus(join(workDir, 'corpus-1x'));
 step(sinceLastOneBubble(env, CASE_IDS.oneBubble, one, warehouse, ints.seed));
