@@ -27,7 +27,10 @@ export function groupOccurrences(
     group.members.push(entry);
   }
   for (const group of groups.values()) {
-    group.members.sort((a, b) => byCodePoint(a.occurrence.occurrenceRef, b.occurrence.occurrenceRef));
+    // A sorted copy is sized to its members; the array grown by push kept 17 slots for one or two.
+    group.members = group.members.toSorted((a, b) =>
+      byCodePoint(a.occurrence.occurrenceRef, b.occurrence.occurrenceRef),
+    );
   }
   // JS string comparison is UTF-16 order; sort by a code-point-safe key instead.
   return [...groups.values()].sort((a, b) =>

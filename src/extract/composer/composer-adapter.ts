@@ -30,8 +30,8 @@ import { ComposerTree } from './composer-tree.js';
 import { discoverUserDir, type SourceKeyDeriver } from './discover-user-dir.js';
 import { GlobalAttribution } from './global-attribution.js';
 import { scanGlobalSessions } from './global-catalog.js';
+import { type GlobalHandle, GlobalOccurrence } from './global-occurrence.js';
 import { readGlobalSession } from './global-session-reader.js';
-import type { LazyFingerprint } from './session-fingerprint.js';
 import { unreadableDatabase } from './unreadable-database.js';
 import { readWorkspaceEntry } from './workspace-entry-reader.js';
 import type { WorkspaceEntryRef } from './workspace-index.js';
@@ -39,9 +39,7 @@ import type { WorkspaceEntryRef } from './workspace-index.js';
 /** Workspace DBs read at once (catalog) and then one per hydration: 32 keeps ~5 MB of connections. */
 const OPEN_WORKSPACE_SNAPSHOTS = 32;
 
-type Handle =
-  | { kind: 'global'; locator: string; composerId: string; fingerprint: LazyFingerprint }
-  | { kind: 'workspace'; locator: string; entry: WorkspaceEntryRef };
+type Handle = GlobalHandle | { kind: 'workspace'; locator: string; entry: WorkspaceEntryRef };
 
 export class ComposerAdapter implements SourceAdapter {
   readonly name = 'composer';
@@ -99,26 +97,20 @@ export class ComposerAdapter implements SourceAdapter {
         attribution.documentStamp(entry.composerId),
         attribution.headerStamp(entry.composerId),
       );
-      const { fingerprint } = entry;
-      yield {
-        sessionId: entry.composerId,
-        sourceKey: source.sourceKey,
-        representation: 'composer-global',
-        carrier: source.carrier,
-        occurrenceRef: occurrenceRefFor(source.sourceKey, entry.composerId),
+      yield new GlobalOccurrence(
+        entry.composerId,
+        source.sourceKey,
+        source.carrier,
+        occurrenceRefFor(source.sourceKey, entry.composerId),
         workspacePath,
-        workspaceMemberships: memberships,
-        // Read when the ledger asks: after hydration that is free, before it one stats query.
-        get sessionFingerprint() {
-          return fingerprint.get();
-        },
-        handle: {
+        memberships,
+        {
           kind: 'global',
           locator: source.locator,
           composerId: entry.composerId,
-          fingerprint,
-        } satisfies Handle,
-      };
+          fingerprint: entry.fingerprint,
+        },
+      );
     }
   }
 

@@ -36,6 +36,25 @@ export function* scanGlobalSessions(
     `SELECT rowid AS rid, octet_length(value) AS len FROM cursorDiskKV
       WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
   );
+  const query = (composerId: string): SessionStats => {
+    const prefix = `${BUBBLE_PREFIX}${composerId}:`;
+    const s = stats.get(prefix, prefixUpperBound(prefix), Buffer.byteLength(prefix), prefix) as {
+      n: number;
+      maxRow: number | null;
+      bytes: number;
+      rowSum: number;
+    };
+    const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
+    const doc = composerRow.get(dataKey, dataKey) as { rid: number; len: number | null } | undefined;
+    return {
+      rows: s.n,
+      maxRowid: s.maxRow,
+      valueBytes: s.bytes,
+      rowidSum: s.rowSum,
+      docRowid: doc?.rid ?? null,
+      docBytes: doc?.len ?? null,
+    };
+  };
   const end = prefixUpperBound(BUBBLE_PREFIX);
   let from = BUBBLE_PREFIX;
   for (;;) {
@@ -50,28 +69,10 @@ export function* scanGlobalSessions(
       from = `${key}\u0000`;
       continue;
     }
-    const composerId = rest.slice(0, colon);
-    const prefix = `${BUBBLE_PREFIX}${composerId}:`;
-    const upper = prefixUpperBound(prefix);
-    const query = (): SessionStats => {
-      const s = stats.get(prefix, upper, Buffer.byteLength(prefix), prefix) as {
-        n: number;
-        maxRow: number | null;
-        bytes: number;
-        rowSum: number;
-      };
-      const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
-      const doc = composerRow.get(dataKey, dataKey) as { rid: number; len: number | null } | undefined;
-      return {
-        rows: s.n,
-        maxRowid: s.maxRow,
-        valueBytes: s.bytes,
-        rowidSum: s.rowSum,
-        docRowid: doc?.rid ?? null,
-        docBytes: doc?.len ?? null,
-      };
-    };
-    yield { composerId, fingerprint: new LazyFingerprint(query) };
-    from = upper;
+    // Decoded from its own bytes: a slice of the key would keep the whole key alive for the run.
+    const idBytes = row.k.subarray(BUBBLE_PREFIX.length, row.k.indexOf(':', BUBBLE_PREFIX.length));
+    const composerId = decodeStrictUtf8(idBytes, 'sqlite', false);
+    yield { composerId, fingerprint: new LazyFingerprint(query, composerId) };
+    from = prefixUpperBound(`${BUBBLE_PREFIX}${composerId}:`);
   }
 }

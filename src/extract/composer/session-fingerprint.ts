@@ -30,9 +30,16 @@ export function fingerprintOf(stats: SessionStats): string {
     .digest('hex');
 }
 
+/** The stats query of one global DB, shared by its sessions' fingerprints. */
+export type SessionStatsQuery = (composerId: string) => SessionStats;
+
+/** Holds only its session's ID beside the shared query: a closure per session cost ~200 B each. */
 export class LazyFingerprint {
   private value: string | null = null;
-  constructor(private readonly query: () => SessionStats) {}
+  constructor(
+    private readonly query: SessionStatsQuery,
+    private readonly composerId: string,
+  ) {}
 
   /** Stats a hydration gathered from the rows it read; ignored once the fingerprint is known. */
   supply(stats: SessionStats): void {
@@ -40,7 +47,7 @@ export class LazyFingerprint {
   }
 
   get(): string {
-    this.value ??= fingerprintOf(this.query());
+    this.value ??= fingerprintOf(this.query(this.composerId));
     return this.value;
   }
 }
