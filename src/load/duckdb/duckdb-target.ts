@@ -27,6 +27,7 @@ import { guardWrite } from '../write-failure.js';
 import { DuckDbLedger } from './duckdb-ledger.js';
 import { type DuckDbWarehouse, openWarehouse } from './duckdb-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
+import { RowGroupCheckpoint } from './row-group-checkpoint.js';
 
 export class DuckDbTarget implements WarehouseTarget {
   readonly kind = 'duckdb' as const;
@@ -34,6 +35,7 @@ export class DuckDbTarget implements WarehouseTarget {
   private diagnosticSeq = 0;
   /** Whether any session row was written: only a run that wrote none may skip the close checkpoint. */
   private wroteSessionRows = false;
+  private readonly rowGroups = new RowGroupCheckpoint();
 
   private constructor(
     private readonly warehouse: DuckDbWarehouse,
@@ -93,6 +95,7 @@ export class DuckDbTarget implements WarehouseTarget {
     if (writes.length === 0 && ledger === undefined) return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
     if (writes.length > 0 || replaced.length > 0) this.wroteSessionRows = true;
+    const messages = writes.flatMap((s) => s.messages);
     await this.inTransaction(async () => {
       faultPoint('batch-begun');
       if (replaced.length > 0) {
@@ -110,11 +113,7 @@ export class DuckDbTarget implements WarehouseTarget {
           sessionsTable,
           writes.map((s) => s.session),
         );
-        await appendToTable(
-          this.connection,
-          messagesTable,
-          writes.flatMap((s) => s.messages),
-        );
+        await appendToTable(this.connection, messagesTable, messages);
         await appendToTable(
           this.connection,
           toolCallsTable,
@@ -137,6 +136,9 @@ export class DuckDbTarget implements WarehouseTarget {
       }
     });
     faultPoint('batch-committed');
+    // Outside the batch's transaction, which is already durable in the WAL.
+    if (this.rowGroups.committed(messages.length))
+      await guardWrite(this.reportedAs, 'transaction', () => this.connection.run('CHECKPOINT'));
     return results;
   }
 

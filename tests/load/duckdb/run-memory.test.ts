@@ -24,7 +24,7 @@ describe('DuckDB settings of a writing run', () => {
     const path = join(tempDir(), 'w.duckdb');
     expect(await settings(path, 'write')).toEqual({
       memory: '61.0 MiB',
-      checkpoint: '256.0 MiB',
+      checkpoint: '512.0 MiB',
       purge: 'true',
     });
     expect((await settings(path, 'read')).checkpoint).toBe('16.0 MiB');
