@@ -78,7 +78,7 @@ describe('ResolvePool (real worker threads)', () => {
       "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
     );
     pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, pathToFileURL(dying));
-    for (const attempt of [pool.resolve(groups[0]!, SCOPE), pool.resolve(groups[0]!, SCOPE)]) {
+    for (const attempt of [pool.resolve(groups[0]!, SCOPE), pool.resolve(groups[1]!, SCOPE)]) {
       await expect(attempt).rejects.toMatchObject({
         code: 'RESOLVE_WORKER_FAILED',
         details: { cause: 'exit 3' },
