@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import type { ComposerGlobalBytes } from '../extract/composer/composer-contribution.js';
 import type { Contribution } from '../extract/source-adapter.js';
 import { InternalError } from '../shared/errors.js';
 import { fromTransport } from './resolve-error-transport.js';
@@ -30,6 +31,28 @@ export function poolSize(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
+/**
+ * The payload buffers a request may move instead of copy: each must own its whole ArrayBuffer (a
+ * slice of a shared pool would detach its neighbours). Copies were allocated by the worker's thread
+ * in its own malloc arena, which grew through a long run.
+ */
+function transferableBytes(contributions: readonly Contribution[]): ArrayBuffer[] {
+  const owned = new Set<ArrayBuffer>();
+  const add = (bytes: unknown): void => {
+    if (!(bytes instanceof Uint8Array)) return;
+    const buffer = bytes.buffer;
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength;
+    if (buffer instanceof ArrayBuffer && whole && bytes.byteLength > 0) owned.add(buffer);
+  };
+  for (const contribution of contributions) {
+    if (contribution.kind !== 'composer-global-bytes') continue;
+    const data = contribution.data as ComposerGlobalBytes;
+    add(data.doc);
+    for (const bubble of data.bubbles) add(bubble.bytes);
+  }
+  return [...owned];
+}
+
 export class ResolvePool {
   private readonly workers: Worker[];
   private readonly pending = new Map<number, Pending>();
@@ -44,7 +67,10 @@ export class ResolvePool {
     this.workers = Array.from({ length: size }, () => this.spawn(workerUrl, settings));
   }
 
-  /** Resolves one session on the next worker in turn; replies may arrive in any order. */
+  /**
+   * Resolves one session on the next worker in turn; replies may arrive in any order. The global
+   * rows' payload buffers move to the worker: the caller must not read `contributions` afterwards.
+   */
   resolve(contributions: readonly Contribution[], scope: ResolveRequest['scope']): Promise<Resolved> {
     if (this.failure !== null) return Promise.reject(this.failure);
     const id = this.nextId++;
@@ -56,7 +82,7 @@ export class ResolvePool {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       try {
-        this.workers[id % this.workers.length]!.postMessage(request);
+        this.workers[id % this.workers.length]!.postMessage(request, transferableBytes(contributions));
       } catch (error) {
         this.pending.delete(id);
         throw error;

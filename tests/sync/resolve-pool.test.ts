@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ComposerGlobalBytes } from '../../src/extract/composer/composer-contribution.js';
 import type { Contribution } from '../../src/extract/source-adapter.js';
 import { InternalError } from '../../src/shared/errors.js';
 import { decodedContributions } from '../../src/sync/resolve-for-load.js';
@@ -18,7 +19,8 @@ const SCOPE = { omitted: [], broadenedRefs: new Set<string>() };
 let groups: Contribution[][];
 let pool: ResolvePool | null = null;
 
-beforeAll(async () => {
+// Fresh per test: a request moves its payload buffers to the worker, detaching them here.
+beforeEach(async () => {
   groups = await sampleContributions();
 });
 
@@ -30,21 +32,33 @@ afterEach(async () => {
 describe('ResolvePool (real worker threads)', () => {
   it('resolves every session to exactly the rows the main thread resolves, whatever worker took it', async () => {
     pool = new ResolvePool(2, { preferredSource: 'composer', redact: false }, WORKER);
-    const resolved = await Promise.all(groups.map((contributions) => pool!.resolve(contributions, SCOPE)));
     const local = groups.map((contributions) =>
       resolveSession(decodedContributions(contributions), { preferredSource: 'composer' }),
     );
+    const resolved = await Promise.all(groups.map((contributions) => pool!.resolve(contributions, SCOPE)));
     expect(resolved.map((r) => r.session)).toEqual(local);
     expect(resolved.every((r) => r.counts === null)).toBe(true);
   });
 
   it('redacts in the worker and sends the counts back', async () => {
     pool = new ResolvePool(1, { preferredSource: 'composer', redact: true }, WORKER);
-    const resolved = await Promise.all(groups.map((contributions) => pool!.resolve(contributions, SCOPE)));
     const local = groups.map((contributions) =>
       redactCounted(resolveSession(decodedContributions(contributions), { preferredSource: 'composer' })),
     );
+    const resolved = await Promise.all(groups.map((contributions) => pool!.resolve(contributions, SCOPE)));
     expect(resolved).toEqual(local);
+  });
+
+  it("moves the global rows' payload bytes to the worker instead of copying them (they are detached here)", async () => {
+    pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, WORKER);
+    const global = groups.flat().find((c) => c.kind === 'composer-global-bytes')!;
+    const bubbles = (global.data as ComposerGlobalBytes).bubbles.map((b) => b.bytes as Uint8Array);
+    expect(bubbles.length).toBeGreaterThan(0);
+    expect(bubbles.every((bytes) => bytes.byteLength > 0)).toBe(true);
+    const session = groups.find((g) => g.includes(global))!;
+    const resolved = await pool.resolve(session, SCOPE);
+    expect(resolved.session.messages.length).toBeGreaterThan(0);
+    expect(bubbles.every((bytes) => bytes.byteLength === 0)).toBe(true);
   });
 
   it('an error thrown in the worker surfaces typed, and the pool goes on', async () => {
@@ -64,7 +78,7 @@ describe('ResolvePool (real worker threads)', () => {
       "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
     );
     pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, pathToFileURL(dying));
-    for (const attempt of [pool.resolve(groups[0]!, SCOPE), pool.resolve(groups[0]!, SCOPE)]) {
+    for (const attempt of [pool.resolve(groups[0]!, SCOPE), pool.resolve(groups[1]!, SCOPE)]) {
       await expect(attempt).rejects.toMatchObject({
         code: 'RESOLVE_WORKER_FAILED',
         details: { cause: 'exit 3' },
