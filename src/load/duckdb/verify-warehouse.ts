@@ -15,6 +15,7 @@ import {
 import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
 import { computeViewDigest } from '../../transform/view-digest.js';
 import { type SessionRange, sessionRanges } from './session-ranges.js';
+import { sqlString } from './sql-string.js';
 
 export interface VerifyProblem {
   check: 'digest' | 'message-count' | 'tool-call-count' | 'orphan-row' | 'duplicate-key' | 'ledger-missing';
@@ -126,7 +127,7 @@ export async function verifyWarehouse(
 ): Promise<VerifyReport> {
   const spill = PrivateTempDir.create();
   try {
-    await connection.run(`SET temp_directory = '${spill.path.replaceAll("'", "''")}'`);
+    await connection.run(`SET temp_directory = ${sqlString(spill.path)}`);
     await connection.run(`SET memory_limit = '${VERIFY_MEMORY_LIMIT}'`);
     return await verifyRanges(connection, rangeRows);
   } finally {

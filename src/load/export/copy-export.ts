@@ -2,6 +2,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UsageError } from '../../shared/errors.js';
 import { outputModes } from '../../shared/output-permissions.js';
+import { sqlString } from '../duckdb/sql-string.js';
 import { type AnyTable, exportSelect } from './export-tables.js';
 
 export type CopyFormat = 'parquet' | 'jsonl';
@@ -13,10 +14,6 @@ const COPY_OPTIONS: Record<CopyFormat, string> = {
   parquet: PARQUET_COPY_OPTIONS,
   jsonl: 'FORMAT json',
 };
-
-export function sqlString(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
 
 /** Copies `select` into `path` (created with the output permissions) and returns the row count. */
 export async function copyQueryTo(

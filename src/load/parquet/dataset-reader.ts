@@ -11,6 +11,7 @@ import { ROW_TABLES } from '../../../schemas/tables.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
+import { sqlString } from '../duckdb/sql-string.js';
 import { createAnalystViews } from '../views/analyst-views.js';
 import { DatasetLayout } from './dataset-layout.js';
 import { type DatasetManifest, readCurrentManifest } from './dataset-manifest.js';
@@ -19,7 +20,7 @@ type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
 export const DATASET_TABLES = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as AnyTable[];
 
 export function sqlList(values: readonly string[]): string {
-  return `[${values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', ')}]`;
+  return `[${values.map(sqlString).join(', ')}]`;
 }
 
 /** Absolute paths of a table's files in a state, optionally of one partition. */

@@ -6,7 +6,8 @@
  * sorted alone, and the table is copied out in insertion order with row groups bounded in bytes.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { copyQueryTo, sqlString } from '../export/copy-export.js';
+import { sqlString } from '../duckdb/sql-string.js';
+import { copyQueryTo } from '../export/copy-export.js';
 import { type AnyTable, orderByFor } from '../export/export-tables.js';
 
 /** Bytes of one sorted session range: its sort fits the build's 96 MB pool with room for the writer. */
