@@ -9,8 +9,8 @@ export type DataRoot = 'cursorUserDir' | 'cursorStoreRoot';
 
 const DATA_ROOTS: readonly DataRoot[] = ['cursorUserDir', 'cursorStoreRoot'];
 
-export function missingRoots(roots: SourceRoots, only: readonly DataRoot[] = DATA_ROOTS): DataRoot[] {
-  return only.filter((name) => {
+export function missingRoots(roots: SourceRoots): DataRoot[] {
+  return DATA_ROOTS.filter((name) => {
     const path = roots[name];
     if (path === null) return false;
     try {

@@ -1,11 +1,11 @@
 /**
- * Splits sessions, in warehouse order, into consecutive ranges of bounded row count, so a reader
- * holds one range's rows at a time whatever the corpus size, and selects each range by its first
- * and last ID (a predicate DuckDB prunes by zone maps and Parquet row-group statistics).
+ * Splits sessions, in warehouse order, into consecutive ranges of bounded weight (rows or bytes), so
+ * a reader or writer holds one range at a time whatever the corpus size, and selects each range by
+ * its first and last ID (a predicate DuckDB prunes by zone maps and Parquet row-group statistics).
  */
 export interface SessionWeight {
   sessionId: string;
-  rows: number;
+  weight: number;
 }
 
 export interface SessionRange {
@@ -14,21 +14,21 @@ export interface SessionRange {
   sessionIds: string[];
 }
 
-/** A session larger than `maxRows` gets a range of its own; no range is ever empty. */
-export function sessionRanges(sessions: readonly SessionWeight[], maxRows: number): SessionRange[] {
+/** A session heavier than `maxWeight` gets a range of its own; no range is ever empty. */
+export function sessionRanges(sessions: readonly SessionWeight[], maxWeight: number): SessionRange[] {
   const ranges: SessionRange[] = [];
   let current: string[] = [];
-  let rows = 0;
+  let weight = 0;
   const close = (): void => {
     if (current.length === 0) return;
     ranges.push({ first: current[0]!, last: current[current.length - 1]!, sessionIds: current });
     current = [];
-    rows = 0;
+    weight = 0;
   };
   for (const session of sessions) {
-    if (rows > 0 && rows + session.rows > maxRows) close();
+    if (current.length > 0 && weight + session.weight > maxWeight) close();
     current.push(session.sessionId);
-    rows += session.rows;
+    weight += session.weight;
   }
   close();
   return ranges;

@@ -148,7 +148,7 @@ async function verifyRanges(connection: DuckDBConnection, rangeRows: number): Pr
   );
   const sessions = weights
     .getRowObjects()
-    .map((r) => ({ sessionId: String(r.session_id), rows: Number(r.rows) }));
+    .map((r) => ({ sessionId: String(r.session_id), weight: Number(r.rows) }));
   for (const range of sessionRanges(sessions, rangeRows)) {
     const sessionRows = await rowsFor(connection, sessionsTable as unknown as AnyTable, range, 'session_id');
     const messages = await rowsFor(connection, messagesTable as unknown as AnyTable, range, 'ordinal');

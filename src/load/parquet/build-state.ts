@@ -9,6 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import { CONTENT_TABLES, diagnosticsTable } from '../../../schemas/tables.js';
 import { outputModes } from '../../shared/output-permissions.js';
+import { sqlString } from '../duckdb/sql-string.js';
 import { WAREHOUSE_SCHEMA_VERSION } from '../duckdb/warehouse-version.js';
 import { copyQueryTo, PARQUET_COPY_OPTIONS } from '../export/copy-export.js';
 import { type AnyTable, orderByFor } from '../export/export-tables.js';
@@ -98,7 +99,7 @@ async function contentTable(writer: StateWriter, input: StateInput, table: AnyTa
       files.push(writer.link(old));
       continue;
     }
-    const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM staged_sessions WHERE bucket = '${bucket}')`;
+    const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM staged_sessions WHERE bucket = ${sqlString(bucket)})`;
     const kept = old
       ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket))} WHERE session_id NOT IN (SELECT session_id FROM staged_sessions)`
       : null;

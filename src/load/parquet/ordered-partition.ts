@@ -6,6 +6,7 @@
  * sorted alone, and the table is copied out in insertion order with row groups bounded in bytes.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { sessionRanges } from '../duckdb/session-ranges.js';
 import { sqlString } from '../duckdb/sql-string.js';
 import { copyQueryTo } from '../export/copy-export.js';
 import { type AnyTable, orderByFor } from '../export/export-tables.js';
@@ -36,32 +37,6 @@ function rowBytesSql(table: AnyTable): string {
       spec.kind === 'text' || spec.kind === 'json' ? `coalesce(strlen(${name}::VARCHAR), 0)` : '8',
     )
     .join(' + ');
-}
-
-interface SessionRange {
-  first: string;
-  last: string;
-}
-
-/** Consecutive session ranges (in session order) of at most `rangeBytes` each, unless one session is larger. */
-function sessionRanges(sessions: readonly [string, number][], rangeBytes: number): SessionRange[] {
-  const ranges: SessionRange[] = [];
-  let current: SessionRange | null = null;
-  let bytes = 0;
-  for (const [id, size] of sessions) {
-    if (current !== null && bytes + size > rangeBytes) {
-      ranges.push(current);
-      current = null;
-    }
-    if (current === null) {
-      current = { first: id, last: id };
-      bytes = 0;
-    }
-    current.last = id;
-    bytes += size;
-  }
-  if (current !== null) ranges.push(current);
-  return ranges;
 }
 
 /** The staged sessions' sizes in `table`, by bucket: one scan, where one per bucket read the table 16 times. */
@@ -97,9 +72,9 @@ export async function copyOrderedPartition(
       `SELECT session_id, bytes, row_count FROM session_sizes WHERE bucket = ${sqlString(bucket)}${keptSizes} ORDER BY session_id`,
     )
   ).getRows();
-  const sessions = sizes.map((row): [string, number] => [String(row[0]), Number(row[1])]);
+  const sessions = sizes.map((row) => ({ sessionId: String(row[0]), weight: Number(row[1]) }));
   const rows = sizes.reduce((sum, row) => sum + Number(row[2]), 0);
-  const bytes = sessions.reduce((sum, [, size]) => sum + size, 0);
+  const bytes = sessions.reduce((sum, session) => sum + session.weight, 0);
   const groupRows =
     bytes === 0
       ? MAX_ROW_GROUP_ROWS
