@@ -25,7 +25,9 @@ export interface CaseResult {
 }
 
 export interface BenchEnv {
+  /** The `etl` launcher (bin/etl), so the CLI runs with the settings users get. */
   cli: string;
+  /** The raw floor's script, run by plain `node`. */
   floor: string;
   workDir: string;
   runs: number;
@@ -169,8 +171,8 @@ function rawFloorOnce(env: BenchEnv, corpus: BenchCorpus): Sample {
   rmSync(`${out}.wal`, { force: true });
   return checked(
     measureProcess(
-      env.floor,
-      ['--user-dir', corpus.userDir, '--store-root', corpus.storeRoot, '--out', out],
+      process.execPath,
+      [env.floor, '--user-dir', corpus.userDir, '--store-root', corpus.storeRoot, '--out', out],
       env.nodeFlags,
     ),
     'raw floor',

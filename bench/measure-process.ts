@@ -1,6 +1,7 @@
 /**
  * Runs one benchmark case as a whole Node process and measures it: wall time here, CPU time and
- * peak RSS reported by the child itself through the preloaded usage reporter.
+ * peak RSS reported by the child itself through the usage reporter, preloaded with NODE_OPTIONS so
+ * the process can be started by a launcher (`bin/etl`) exactly as users start it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,8 +32,9 @@ function payloadBytesOf(stdout: string): number | null {
   }
 }
 
+/** `command` is the launcher or `node` itself; `nodeFlags` go to the Node process it starts. */
 export function measureProcess(
-  script: string,
+  command: string,
   args: readonly string[],
   nodeFlags: readonly string[] = [],
 ): Sample {
@@ -40,9 +42,10 @@ export function measureProcess(
   const usageFile = join(dir, 'usage.json');
   try {
     const started = performance.now();
-    const child = spawnSync(process.execPath, [...nodeFlags, '--import', REPORTER, script, ...args], {
+    const nodeOptions = [process.env.NODE_OPTIONS ?? '', `--import="${REPORTER}"`, ...nodeFlags];
+    const child = spawnSync(command, args, {
       encoding: 'utf8',
-      env: { ...process.env, BENCH_USAGE_OUT: usageFile },
+      env: { ...process.env, NODE_OPTIONS: nodeOptions.join(' ').trim(), BENCH_USAGE_OUT: usageFile },
       maxBuffer: 256 * 1024 * 1024,
     });
     const wallMs = performance.now() - started;

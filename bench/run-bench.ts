@@ -38,12 +38,12 @@ const workDir = resolve(strings.work ?? '.bench/run');
 const docPath = resolve(strings.doc ?? 'docs/benchmarks.md');
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 const env: BenchEnv = {
-  cli: here('../src/cli/main.js'),
+  cli: here('../../bin/etl'),
   floor: here('./raw-floor.js'),
   workDir,
   runs: Math.max(1, ints.runs),
   nodeFlags: strings['cpu-prof-dir']
-    ? ['--cpu-prof', '--cpu-prof-dir', resolve(strings['cpu-prof-dir'])]
+    ? ['--cpu-prof', `--cpu-prof-dir="${resolve(strings['cpu-prof-dir'])}"`]
     : [],
 };
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
