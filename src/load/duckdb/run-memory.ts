@@ -51,12 +51,13 @@ export function runInstanceOptions(spillDir: string): Record<string, string> {
 const BUILD_THREADS = '1';
 
 /**
- * DuckDB flushes its allocator (every arena's freed pages go back to the OS at once) on a bulk
- * (de)allocation above this size; at the default 512 MiB that never happened in the build, so pages
- * freed by one partition's sort and writer stayed resident while the next grew elsewhere, faster than
- * the 1 s decay purges them. At 8 MB the build's 8-12 MB buffers trigger it (12 MB no longer does):
- * the build alone over the 1x warehouse peaked 262-266 MB instead of 322-336 MB, for ~0.9 CPU s more
- * (pages faulted in again: 0.25 -> 0.64 million).
+ * DuckDB flushes its allocator (every arena's freed pages go back to the OS at once) when the buffer
+ * pool serves an allocation above this size; at the default 512 MiB that never happened in the build,
+ * so the pages freed by one partition's sort and writer stayed resident while the next grew elsewhere,
+ * faster than the 1 s decay purges them. At 8 MB it fires on the Parquet writer's 8 MiB page buffers
+ * (~120 times at 2,000 sessions; 10 MB no longer fires): the build alone over the 1x warehouse peaked
+ * 255-270 MB instead of 322-341 MB, and 302 instead of 327 MB at 10,000 sessions, for the pages faulted
+ * in again (0.26 -> 0.64 million): +0.7 to +2.4 CPU s at 1x (of 7-9), +8 of 50 at 10,000 sessions.
  */
 const BUILD_FLUSH_THRESHOLD = '8MB';
 
