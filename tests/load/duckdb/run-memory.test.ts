@@ -30,13 +30,13 @@ describe('DuckDB settings of a writing run', () => {
     expect((await settings(path, 'read')).checkpoint).toBe('16.0 MiB');
   });
 
-  it('the Parquet build keeps a 96 MB pool on one thread and purges freed pages too', async () => {
+  it('the Parquet build keeps a 96 MB pool on one thread, purges freed pages and flushes its allocator after 8 MB buffers', async () => {
     const instance = await DuckDBInstance.create(join(tempDir(), 'stage.duckdb'), buildInstanceOptions());
     const connection = await instance.connect();
     const reader = await connection.runAndReadAll(
-      "SELECT current_setting('memory_limit'), current_setting('allocator_background_threads'), current_setting('threads')",
+      "SELECT current_setting('memory_limit'), current_setting('allocator_background_threads'), current_setting('threads'), current_setting('allocator_bulk_deallocation_flush_threshold')",
     );
-    expect(reader.getRows()[0]).toEqual(['91.5 MiB', true, 1n]);
+    expect(reader.getRows()[0]).toEqual(['91.5 MiB', true, 1n, '7.6 MiB']);
     connection.closeSync();
     instance.closeSync();
   });
