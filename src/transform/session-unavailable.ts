@@ -8,6 +8,11 @@ import { IoError } from '../shared/errors.js';
 
 const READ_FAILURE_CODES = new Set(['SOURCE_LIMIT_EXCEEDED', 'SOURCE_ENCODING_INVALID']);
 
+/** A read limit breach or an invalid encoding: the failures that make a contributor unsafe. */
+export function isReadFailure(d: Diagnostic): boolean {
+  return READ_FAILURE_CODES.has(d.code);
+}
+
 export class SessionUnavailable extends IoError {
   /** Built from its diagnostic, so an error that crossed a worker boundary as data is the same error. */
   constructor(readonly diagnostic: Diagnostic) {
@@ -16,7 +21,7 @@ export class SessionUnavailable extends IoError {
 
   /** The error for `sessionId` from its contributors' read failures (the first limit or encoding one). */
   static of(sessionId: string, readFailures: readonly Diagnostic[]): SessionUnavailable {
-    const cause = readFailures.find((d) => READ_FAILURE_CODES.has(d.code));
+    const cause = readFailures.find(isReadFailure);
     const code = cause?.code ?? 'SOURCE_UNREADABLE';
     const details = { ...(cause?.details ?? {}), outcome: 'fatal' };
     return new SessionUnavailable(

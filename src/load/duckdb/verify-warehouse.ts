@@ -128,7 +128,7 @@ export async function verifyWarehouse(
   const spill = PrivateTempDir.create();
   try {
     await connection.run(`SET temp_directory = ${sqlString(spill.path)}`);
-    await connection.run(`SET memory_limit = '${VERIFY_MEMORY_LIMIT}'`);
+    await connection.run(`SET memory_limit = ${sqlString(VERIFY_MEMORY_LIMIT)}`);
     return await verifyRanges(connection, rangeRows);
   } finally {
     spill.dispose();

@@ -7,7 +7,7 @@
  */
 import type { StoreContribution } from '../../extract/store/store-contribution.js';
 import { reconcileReplicas } from '../replicas/reconcile-replicas.js';
-import { SessionUnavailable } from '../session-unavailable.js';
+import { isReadFailure, SessionUnavailable } from '../session-unavailable.js';
 import type { SessionView, ViewSourceInstance } from '../session-view.js';
 import { type StoreRepresentationView, storeInstance, storeRepresentationView } from './store-view.js';
 
@@ -44,8 +44,6 @@ function otherInstances(
     });
 }
 
-const READ_FAILURES = new Set(['SOURCE_LIMIT_EXCEEDED', 'SOURCE_ENCODING_INVALID']);
-
 /**
  * When the Store alone speaks for the session and has no session directory, only transcripts are
  * left: if none yields a message and one failed a read limit or its encoding, no safe contributor
@@ -54,7 +52,7 @@ const READ_FAILURES = new Set(['SOURCE_LIMIT_EXCEEDED', 'SOURCE_ENCODING_INVALID
 function assertSafeContributor(reps: readonly Rep[], backbone: 'db' | 'transcript' | 'none'): void {
   if (backbone !== 'none' || reps.some((r) => r.contribution.kind !== 'store-transcript')) return;
   const diagnostics = reps.flatMap((r) => r.contribution.diagnostics);
-  if (diagnostics.some((d) => READ_FAILURES.has(d.code)))
+  if (diagnostics.some(isReadFailure))
     throw SessionUnavailable.of(reps[0]!.contribution.occurrence.sessionId, diagnostics);
 }
 
