@@ -47,7 +47,8 @@ export class ComposerAdapter implements SourceAdapter {
   private readonly globalSnapshots = new SnapshotCache(Number.POSITIVE_INFINITY);
   private readonly workspaceSnapshots = new SnapshotCache(OPEN_WORKSPACE_SNAPSHOTS);
   private sources: DiscoveredSource[] = [];
-  private tree: ComposerTree | null = null;
+  /** The read itself is kept, so sources cataloged concurrently share one read of the tree. */
+  private tree: Promise<ComposerTree> | null = null;
 
   /** `keyFor` lets a carrier whose files are temporary copies (a backup) keep stable source keys. */
   constructor(private readonly keyFor?: SourceKeyDeriver) {}
@@ -178,10 +179,8 @@ export class ComposerAdapter implements SourceAdapter {
     this.workspaceSnapshots.close();
   }
 
-  private async workspaceTree(ctx: ReadContext): Promise<ComposerTree> {
-    this.tree ??= await ComposerTree.read(this.sources, ctx, (locator) =>
-      this.workspaceSnapshot(locator, ctx),
-    );
+  private workspaceTree(ctx: ReadContext): Promise<ComposerTree> {
+    this.tree ??= ComposerTree.read(this.sources, ctx, (locator) => this.workspaceSnapshot(locator, ctx));
     return this.tree;
   }
 

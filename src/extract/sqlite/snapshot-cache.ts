@@ -10,13 +10,23 @@ export class SnapshotCache {
   private readonly all = new Map<string, SqliteSnapshot>();
   /** The open snapshots, least recently used first. */
   private readonly open = new Map<string, SqliteSnapshot>();
+  /**
+   * Opens in flight: a second caller for the same locator waits for the first. Two opening it at
+   * once left one snapshot orphaned with its connection open (at 250 workspaces, ~37 MB of heap).
+   */
+  private readonly opening = new Map<string, Promise<SqliteSnapshot>>();
 
   constructor(private readonly maxOpen: number) {}
 
   async get(locator: string, openSnapshot: () => Promise<SqliteSnapshot>): Promise<SqliteSnapshot> {
     let snapshot = this.all.get(locator);
     if (!snapshot) {
-      snapshot = await openSnapshot();
+      let pending = this.opening.get(locator);
+      if (!pending) {
+        pending = openSnapshot().finally(() => this.opening.delete(locator));
+        this.opening.set(locator, pending);
+      }
+      snapshot = await pending;
       this.all.set(locator, snapshot);
     }
     this.open.delete(locator);

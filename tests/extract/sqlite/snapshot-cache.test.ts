@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { json, StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
 import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
 import { SnapshotCache } from '../../../src/extract/sqlite/snapshot-cache.js';
-import { openSqliteSnapshot } from '../../../src/extract/sqlite/sqlite-snapshot.js';
+import { openSqliteSnapshot, type SqliteSnapshot } from '../../../src/extract/sqlite/sqlite-snapshot.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 const count = (db: Database.Database): number =>
@@ -50,6 +50,34 @@ describe('SnapshotCache', () => {
     expect(await get(paths[1]!)).toBe(second);
     cache.close();
     expect(firstDb.open).toBe(false);
+  });
+
+  it('concurrent gets of one locator open it once and share the snapshot (none is left open, orphaned)', async () => {
+    temp = PrivateTempDir.create();
+    const path = buildDb(false);
+    const cache = new SnapshotCache(2);
+    const opened: SqliteSnapshot[] = [];
+    const open = async () => {
+      const snapshot = await openSqliteSnapshot(path, temp, 'composer');
+      opened.push(snapshot);
+      return snapshot;
+    };
+    const [a, b] = await Promise.all([cache.get(path, open), cache.get(path, open)]);
+    expect(opened).toHaveLength(1);
+    expect(a).toBe(b);
+    const db = a.db;
+    cache.close();
+    expect(db.open).toBe(false);
+  });
+
+  it('a failed open is not cached: the next get opens again', async () => {
+    temp = PrivateTempDir.create();
+    const path = buildDb(false);
+    const cache = new SnapshotCache(2);
+    await expect(cache.get(path, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    const snapshot = await cache.get(path, () => openSqliteSnapshot(path, temp, 'composer'));
+    expect(count(snapshot.db)).toBe(1);
+    cache.close();
   });
 
   it('a released WAL snapshot keeps its pinned read transaction', async () => {

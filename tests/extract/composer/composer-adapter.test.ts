@@ -1,0 +1,46 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildSampleCorpus } from '../../../fixtures/sample/sample-corpus.js';
+import { ComposerAdapter } from '../../../src/extract/composer/composer-adapter.js';
+import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
+import { resolveReadLimits } from '../../../src/extract/limits/read-limits.js';
+import { createReadContext } from '../../../src/extract/read-context.js';
+import { catalogSources } from '../../../src/sync/catalog-sources.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+let temp: PrivateTempDir;
+afterEach(() => temp?.dispose());
+
+describe('ComposerAdapter catalog', () => {
+  it('sources cataloged concurrently share one read of the workspace tree: each workspace DB is copied once', async () => {
+    const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
+    temp = PrivateTempDir.create();
+    const ctx = createReadContext({
+      limits: resolveReadLimits({}),
+      temp,
+      includeCrossWorkspaceSources: false,
+    });
+    const adapter = new ComposerAdapter();
+    try {
+      const sources = await adapter.discover({
+        cursorUserDir: userDir,
+        cursorStoreRoot: null,
+        inputs: [],
+        backups: [],
+        carrier: 'custom',
+      });
+      expect(sources.filter((s) => s.kind === 'composer-workspace-db').length).toBeGreaterThan(1);
+      const cataloged = await catalogSources(
+        sources.map((source) => ({ adapter, source })),
+        ctx,
+      );
+      expect([...cataloged.values()].flat().length).toBeGreaterThan(0);
+      // The sample's DBs are rollback-journal files: each open writes one private copy to the temp dir.
+      const copies = readdirSync(temp.path).filter((name) => name.endsWith('snapshot.sqlite'));
+      expect(copies).toHaveLength(sources.length);
+    } finally {
+      adapter.close();
+    }
+  });
+});
