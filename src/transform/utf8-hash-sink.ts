@@ -1,19 +1,27 @@
 /**
  * Feeds many strings to SHA-256 as UTF-8 through one reused buffer. Concatenating every piece into
  * a long string first builds a rope that V8 must flatten before hashing, which costs several times
- * the hash itself when the text has non-Latin-1 characters. Short pieces (punctuation, keys,
- * numbers) are still joined into a short string, because one native encode per tiny piece costs
- * more than the concatenation.
+ * the hash itself when the text has non-Latin-1 characters. Short ASCII text (punctuation, keys,
+ * numbers, identifiers) is copied into the buffer unit by unit, because one native encode per tiny
+ * piece costs more than the copy.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { escapeJsonBytes, MAX_ESCAPE_BYTES } from './json-escape-bytes.js';
+import {
+  type ByteBuffer,
+  byteBuffer,
+  escapeJsonBytes,
+  isPlainByte,
+  MAX_ESCAPE_BYTES,
+  writeEscape,
+} from './json-escape-bytes.js';
 
 const BUFFER_BYTES = 1 << 16;
 /** A UTF-16 unit encodes to at most 3 UTF-8 bytes (a surrogate pair: 4 bytes for 2 units). */
 const MAX_BYTES_PER_UNIT = 3;
-const SHORT_CHARS = 1 << 10;
-/** A long string's raw UTF-8 is encoded into this scratch buffer in slices, then escaped. */
-const scratch = Buffer.allocUnsafe(BUFFER_BYTES);
+/** Text up to this many units is copied unit by unit while it is ASCII; longer text is encoded natively. */
+const INLINE_CHARS = 128;
+/** A string's raw UTF-8 is encoded into this scratch buffer in slices, then escaped. */
+const scratch: ByteBuffer<Buffer> = byteBuffer(Buffer.allocUnsafe(BUFFER_BYTES));
 const SLICE_CHARS = Math.floor(BUFFER_BYTES / MAX_BYTES_PER_UNIT);
 /** Escaping resumes after a flush once less than this is left in the buffer. */
 const MIN_ROOM = 1 << 12;
@@ -21,68 +29,95 @@ const MIN_ROOM = 1 << 12;
  * The buffer of the last finished sink, reused by the next one: most hashes are small (tool and
  * message identities), and a fresh 64 KiB buffer each was a large share of their cost and of GC.
  */
-let spare: Buffer | null = null;
+let spare: ByteBuffer<Buffer> | null = null;
 
-function takeBuffer(): Buffer {
-  const buffer = spare ?? Buffer.allocUnsafe(BUFFER_BYTES);
+function takeBuffer(): ByteBuffer<Buffer> {
+  const buffer = spare ?? byteBuffer(Buffer.allocUnsafe(BUFFER_BYTES));
   spare = null;
   return buffer;
 }
 
 export class Utf8HashSink {
   readonly #hash: Hash = createHash('sha256');
-  readonly #buffer: Buffer = takeBuffer();
+  readonly #buffer: ByteBuffer<Buffer> = takeBuffer();
   #used = 0;
-  #short = '';
 
   push(piece: string): void {
-    if (piece.length < SHORT_CHARS) {
-      this.#short += piece;
-      if (this.#short.length < SHORT_CHARS) return;
-      piece = this.#short;
-    } else if (this.#short !== '') {
-      this.#encode(this.#short);
+    if (piece.length > INLINE_CHARS) {
+      this.#encode(piece);
+      return;
     }
-    this.#short = '';
-    this.#encode(piece);
+    this.#reserve(piece.length * MAX_BYTES_PER_UNIT);
+    const bytes = this.#buffer.bytes;
+    for (let i = 0; i < piece.length; i++) {
+      const unit = piece.charCodeAt(i);
+      if (unit >= 0x80) {
+        this.#encode(piece.slice(i));
+        return;
+      }
+      bytes[this.#used++] = unit;
+    }
   }
 
   /**
-   * Pushes `JSON.stringify(text)`. A long well-formed string is escaped as UTF-8 bytes instead:
-   * the escaped copy JSON.stringify builds was half of a view digest's cost (most message text
-   * holds newlines or quotes).
+   * Pushes `JSON.stringify(text)`. A well-formed string is escaped without building the escaped
+   * copy (half of a view digest's cost once: most message text holds newlines or quotes): short
+   * ASCII text unit by unit, the rest as UTF-8 bytes.
    */
   pushJsonString(text: string): void {
-    if (text.length < SHORT_CHARS || !text.isWellFormed()) {
-      this.push(JSON.stringify(text));
-      return;
+    const inline = Math.min(text.length, INLINE_CHARS);
+    this.#reserve(inline * MAX_ESCAPE_BYTES + 2);
+    const bytes = this.#buffer.bytes;
+    const mark = this.#used;
+    bytes[this.#used++] = 0x22;
+    let at = 0;
+    for (; at < inline; at++) {
+      const unit = text.charCodeAt(at);
+      if (unit >= 0x80) break;
+      if (isPlainByte(unit)) bytes[this.#used++] = unit;
+      else this.#used = writeEscape(unit, bytes, this.#used);
     }
-    this.#encode(`${this.#short}"`);
-    for (let at = 0; at < text.length; ) {
-      let end = Math.min(text.length, at + SLICE_CHARS);
-      // Never split a surrogate pair: each slice must be well-formed on its own.
-      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
-      this.#escape(scratch.write(text.slice(at, end), 0, 'utf8'));
-      at = end;
+    if (at < text.length) {
+      // Checked only past the ASCII prefix (the reserve above kept it unflushed, so it can be undone).
+      if (!text.isWellFormed()) {
+        this.#used = mark;
+        this.push(JSON.stringify(text));
+        return;
+      }
+      this.#escapeUtf8(text, at);
     }
-    this.#short = '"';
+    this.#reserve(1);
+    this.#buffer.bytes[this.#used++] = 0x22;
   }
 
   /** The digest; the sink must not be used afterwards (its buffer goes to the next sink). */
   digestHex(): string {
-    this.#encode(this.#short);
-    this.#short = '';
     this.#flush();
     spare = this.#buffer;
     return this.#hash.digest('hex');
   }
 
+  #reserve(bytes: number): void {
+    if (this.#used + bytes > BUFFER_BYTES) this.#flush();
+  }
+
   #encode(text: string): void {
     const worst = text.length * MAX_BYTES_PER_UNIT;
-    if (this.#used + worst > BUFFER_BYTES) this.#flush();
+    this.#reserve(worst);
     // Text too large for the buffer goes to the hash directly (the same UTF-8 bytes).
     if (worst > BUFFER_BYTES) this.#hash.update(text, 'utf8');
-    else this.#used += this.#buffer.write(text, this.#used, 'utf8');
+    else this.#used += this.#buffer.bytes.write(text, this.#used, 'utf8');
+  }
+
+  /** Escapes the well-formed `text` from unit `start` as UTF-8, slice by slice through the scratch buffer. */
+  #escapeUtf8(text: string, start: number): void {
+    for (let at = start; at < text.length; ) {
+      let end = Math.min(text.length, at + SLICE_CHARS);
+      // Never split a surrogate pair: each slice must be well-formed on its own.
+      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+      this.#escape(scratch.bytes.write(text.slice(at, end), 0, 'utf8'));
+      at = end;
+    }
   }
 
   /** Escapes `scratch[0, length)` into the buffer, flushing it when it fills. */
@@ -97,7 +132,7 @@ export class Utf8HashSink {
 
   #flush(): void {
     if (this.#used === 0) return;
-    this.#hash.update(this.#buffer.subarray(0, this.#used));
+    this.#hash.update(this.#buffer.bytes.subarray(0, this.#used));
     this.#used = 0;
   }
 }

@@ -16,7 +16,7 @@ describe('Utf8HashSink', () => {
   it('equals the SHA-256 of the joined UTF-8 text across short, buffered and oversized pieces', () => {
     const pieces: string[] = [];
     for (let i = 0; i < 4000; i++) {
-      pieces.push(i % 3 === 0 ? ',' : `"k${i}":`);
+      pieces.push(i % 3 === 0 ? ',' : `"k${i}${i % 5 === 0 ? '→😀' : ''}":`);
       if (i % 7 === 0) pieces.push(`é😀日本${'x'.repeat(i % 900)}`);
       if (i % 500 === 0) pieces.push(`→${'y'.repeat(30_000)}😀`);
       if (i % 1300 === 0) pieces.push('z'.repeat(200_000));

@@ -24,6 +24,14 @@ function rejectLoneSurrogates(_key: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * True when the JSON text spells a surrogate as an escape. Most bubbles hold no `\u` escape at
+ * all: one native search for it first is far cheaper than the pattern over every text.
+ */
+function spellsSurrogate(text: string): boolean {
+  return text.indexOf('\\u') !== -1 && LONE_SURROGATE_ESCAPE.test(text);
+}
+
 function decodeJsonObject(bytes: Uint8Array | null | 'changed'): Decoded {
   if (bytes === 'changed') return { value: null, corruption: 'changed-during-read' };
   if (bytes === null) return { value: null, corruption: 'null-value' };
@@ -36,7 +44,7 @@ function decodeJsonObject(bytes: Uint8Array | null | 'changed'): Decoded {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text, LONE_SURROGATE_ESCAPE.test(text) ? rejectLoneSurrogates : undefined);
+    parsed = JSON.parse(text, spellsSurrogate(text) ? rejectLoneSurrogates : undefined);
   } catch (error) {
     return { value: null, corruption: error === LONE_SURROGATE ? 'invalid-encoding' : 'invalid-json' };
   }

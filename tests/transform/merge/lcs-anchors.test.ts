@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lcsAnchors, type Pair } from '../../../src/transform/merge/lcs-anchors.js';
+import { prng } from '../../helpers/prng.js';
 
 type Key = string | null;
 
@@ -27,17 +28,6 @@ function wholeTableAnchors(a: readonly Key[], b: readonly Key[]): Pair[] {
     else j++;
   }
   return pairs;
-}
-
-/** A small deterministic PRNG (mulberry32), so a failure replays. */
-function prng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let x = Math.imul(s ^ (s >>> 15), 1 | s);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
 
 function keys(random: () => number, length: number, alphabet: number): Key[] {
