@@ -19,8 +19,9 @@ type Decoded =
 // A lone surrogate escape has no UTF-8 form: storing it would silently replace it, so it is rejected.
 const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 const LONE_SURROGATE = new Error('lone surrogate');
-function rejectLoneSurrogates(_key: string, value: unknown): unknown {
-  if (typeof value === 'string' && !value.isWellFormed()) throw LONE_SURROGATE;
+function rejectLoneSurrogates(key: string, value: unknown): unknown {
+  // A member name is text too: an unknown field's name can reach a stored JSON column.
+  if (!key.isWellFormed() || (typeof value === 'string' && !value.isWellFormed())) throw LONE_SURROGATE;
   return value;
 }
 

@@ -34,6 +34,16 @@ describe('decodeGlobalSession', () => {
     expect(bubbles.map((b) => b.corruption)).toEqual(lone.map(() => 'invalid-encoding'));
   });
 
+  it('rejects a lone surrogate escape in a member name as invalid encoding, at any depth', () => {
+    const objects = [
+      '{"\\ud800": 1}',
+      '{"text": "ok", "meta": {"x\\uDC00": "v"}}',
+      '{"list": [{"\\udbff": null}]}',
+    ];
+    const bubbles = decodeBubbles(objects.map((json) => utf8(json)));
+    expect(bubbles.map((b) => b.corruption)).toEqual(objects.map(() => 'invalid-encoding'));
+  });
+
   it('accepts escaped surrogate pairs, other \\u escapes and an escaped backslash before "ud800"', () => {
     const texts = ['"\\ud83d\\ude00"', '"\\u001b[0m\\u00e9"', '"\\\\ud800"', '"no escape at all"'];
     const bubbles = decodeBubbles(texts.map((json) => utf8(`{"text": ${json}}`)));
