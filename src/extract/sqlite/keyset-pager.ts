@@ -70,41 +70,66 @@ export function inlineBound(limits: ReadLimits): number {
 type PageRow = [rowid: number, key: string, byteLength: number | null, isNull: number, inline: Buffer | null];
 type ValueRow = { k: Buffer; v: Buffer | null };
 
-interface PagerStatements {
-  page: Database.Statement;
-  exact: Database.Statement;
-  value: Database.Statement;
-  keyBytes: Database.Statement;
-}
+const INLINE = 'CASE WHEN octet_length(value) <= ? THEN CAST(value AS BLOB) END';
 
-/** A pager is built per session: its statements are prepared once per connection and table. */
-function pagerStatements(db: Database.Database, table: string): PagerStatements {
-  const t = quoteIdent(table);
-  const inline = 'CASE WHEN octet_length(value) <= ? THEN CAST(value AS BLOB) END';
-  return {
-    // The page's rowids come from the UNIQUE key index alone (the BLOB comparison makes the prefix
-    // test byte-exact); only the page's own rows are then visited in the table, in rowid order.
-    page: cachedStatement(
-      db,
-      `SELECT p.r, CAST(key AS TEXT), octet_length(value), value IS NULL, ${inline}
-         FROM (SELECT rowid AS r FROM ${t}
+/**
+ * A pager's statements, each prepared on first use and then shared through the connection's cache:
+ * a workspace entry read needs only `exact`, on a connection its LRU may have just reopened.
+ */
+class PagerStatements {
+  private readonly t: string;
+  private pageStmt: Database.Statement | undefined;
+  private exactStmt: Database.Statement | undefined;
+  private valueStmt: Database.Statement | undefined;
+  private keyBytesStmt: Database.Statement | undefined;
+
+  constructor(
+    private readonly db: Database.Database,
+    table: string,
+  ) {
+    this.t = quoteIdent(table);
+  }
+
+  // The page's rowids come from the UNIQUE key index alone (the BLOB comparison makes the prefix
+  // test byte-exact); only the page's own rows are then visited in the table, in rowid order.
+  get page(): Database.Statement {
+    this.pageStmt ??= cachedStatement(
+      this.db,
+      `SELECT p.r, CAST(key AS TEXT), octet_length(value), value IS NULL, ${INLINE}
+         FROM (SELECT rowid AS r FROM ${this.t}
                 WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)
                   AND rowid > ?
                 ORDER BY rowid LIMIT ?) AS p
-         JOIN ${t} ON ${t}.rowid = p.r
+         JOIN ${this.t} ON ${this.t}.rowid = p.r
         ORDER BY p.r`,
-    ).raw(true),
-    exact: cachedStatement(
-      db,
-      `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul, ${inline} AS v
-         FROM ${t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
-    ),
-    value: cachedStatement(
-      db,
-      `SELECT CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${t} WHERE rowid = ?`,
-    ),
-    keyBytes: cachedStatement(db, `SELECT CAST(key AS BLOB) FROM ${t} WHERE rowid = ?`).pluck(true),
-  };
+    ).raw(true);
+    return this.pageStmt;
+  }
+
+  get exact(): Database.Statement {
+    this.exactStmt ??= cachedStatement(
+      this.db,
+      `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul, ${INLINE} AS v
+         FROM ${this.t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+    );
+    return this.exactStmt;
+  }
+
+  get value(): Database.Statement {
+    this.valueStmt ??= cachedStatement(
+      this.db,
+      `SELECT CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${this.t} WHERE rowid = ?`,
+    );
+    return this.valueStmt;
+  }
+
+  get keyBytes(): Database.Statement {
+    this.keyBytesStmt ??= cachedStatement(
+      this.db,
+      `SELECT CAST(key AS BLOB) FROM ${this.t} WHERE rowid = ?`,
+    ).pluck(true);
+    return this.keyBytesStmt;
+  }
 }
 
 export class KeysetPager {
@@ -117,7 +142,7 @@ export class KeysetPager {
     private readonly limits: ReadLimits,
     private readonly counters: ReadCounters,
   ) {
-    this.statements = pagerStatements(db, table);
+    this.statements = new PagerStatements(db, table);
     this.inlineBytes = inlineBound(limits);
   }
 
