@@ -48,8 +48,9 @@ function quoteIdent(name: string): string {
 }
 
 /**
- * Payloads up to this length are read with their metadata: one b-tree visit and no key Buffer per
- * row instead of two and two. Larger ones (rare) are fetched one at a time once their page is admitted.
+ * Payloads up to this length are read with their metadata: each row is visited once in the table and
+ * its key is never copied into a Buffer. Larger ones (rare) are fetched one at a time once their page
+ * is admitted.
  */
 const INLINE_PAYLOAD_BYTES = 64 * 1024;
 
