@@ -39,9 +39,8 @@ export function readGlobalSession(
     const prefix = `${BUBBLE_PREFIX}${composerId}:`;
     for (const page of pager.pages(prefix, budget)) {
       addPage(seen, page);
-      let i = 0;
-      for (const bytes of pager.fetchPage(page, prefix, budget)) {
-        const meta = page[i++]!;
+      for (const meta of page) {
+        const bytes = pager.fetch(meta, budget);
         read.bubbles.push({ rowid: meta.rowid, keyBubbleId: meta.key.slice(prefix.length), bytes });
       }
     }

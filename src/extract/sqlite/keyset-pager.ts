@@ -1,7 +1,8 @@
 /**
- * Two-phase keyset paging under Source Read Limits v1: bounded metadata pages (rowid, key, byte
- * length, NULL flag) admitted against page and value bounds, then payloads fetched one at a time by
- * rowid with the key and length re-verified and decoded bytes charged to the hydration budget.
+ * Keyset paging under Source Read Limits v1: bounded metadata pages (rowid, key, byte length, NULL
+ * flag) admitted against page and value bounds, each row's payload read with its metadata when its
+ * length is within the inline bound and otherwise fetched by rowid afterwards, with the key and length
+ * re-verified; decoded bytes are charged to the hydration budget as each payload is handed out.
  * Key prefixes are matched byte-exactly (never LIKE, never case folding).
  */
 import type Database from 'better-sqlite3';
@@ -16,6 +17,8 @@ export interface KeyRowMeta {
   key: string;
   byteLength: number;
   isNull: boolean;
+  /** The payload as read with the metadata (null for SQL NULL); undefined when it is fetched later. */
+  payload: Buffer | null | undefined;
 }
 
 /** Row and decoded-byte budget of one logical-session hydration or one catalog scan. */
@@ -44,55 +47,95 @@ function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-interface PagerStatements {
-  page: Database.Statement;
-  value: Database.Statement;
-  window: Database.Statement;
-  exact: Database.Statement;
+/**
+ * Payloads up to this length are read with their metadata: each row is visited once in the table and
+ * its key is never copied into a Buffer. Larger ones (rare) are fetched one at a time once their page
+ * is admitted.
+ */
+const INLINE_PAYLOAD_BYTES = 64 * 1024;
+
+/**
+ * The inline bound under `limits`: no inlined value exceeds sqliteValueBytes and a full page of
+ * inlined values never exceeds sqlitePageBytes, so nothing is materialized beyond a bound before the
+ * page's checks run.
+ */
+export function inlineBound(limits: ReadLimits): number {
+  return Math.min(
+    INLINE_PAYLOAD_BYTES,
+    limits.sqliteValueBytes,
+    Math.floor(limits.sqlitePageBytes / limits.sqlitePageRows),
+  );
 }
 
-/** Admitted payloads fetched by one query: bounded so a batch never holds more than this at once. */
-const FETCH_WINDOW_BYTES = 4 * 1024 * 1024;
+/** A page row as the raw page statement returns it: key as TEXT, payload only when inlined. */
+type PageRow = [rowid: number, key: string, byteLength: number | null, isNull: number, inline: Buffer | null];
+type ValueRow = { k: Buffer; v: Buffer | null };
 
-type RawRow = { rid: number; k: Buffer; v: Buffer | null };
+const INLINE = 'CASE WHEN octet_length(value) <= ? THEN CAST(value AS BLOB) END';
 
-/** A pager is built per session: its statements are prepared once per connection and table. */
-function pagerStatements(db: Database.Database, table: string): PagerStatements {
-  const t = quoteIdent(table);
-  return {
-    // The range uses the UNIQUE key index; the BLOB comparison makes the prefix test byte-exact.
-    page: cachedStatement(
-      db,
-      `SELECT rowid AS rid, CAST(key AS BLOB) AS k, octet_length(value) AS len, value IS NULL AS nul
-         FROM ${t}
-        WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB) AND rowid > ?
-        ORDER BY rowid LIMIT ?`,
-    ),
-    value: cachedStatement(
-      db,
-      `SELECT rowid AS rid, CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${t} WHERE rowid = ?`,
-    ),
-    // `+rowid` keeps the planner on the key index (a rowid range would scan other sessions' rows).
-    window: cachedStatement(
-      db,
-      `SELECT rowid AS rid, CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v
-         FROM ${t}
-        WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)
-          AND +rowid >= ? AND +rowid <= ?`,
-    ),
-    exact: cachedStatement(
-      db,
-      `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul
-         FROM ${t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
-    ),
-  };
+/**
+ * A pager's statements, each prepared on first use and then shared through the connection's cache:
+ * a workspace entry read needs only `exact`, on a connection its LRU may have just reopened.
+ */
+class PagerStatements {
+  private readonly t: string;
+  private pageStmt: Database.Statement | undefined;
+  private exactStmt: Database.Statement | undefined;
+  private valueStmt: Database.Statement | undefined;
+  private keyBytesStmt: Database.Statement | undefined;
+
+  constructor(
+    private readonly db: Database.Database,
+    table: string,
+  ) {
+    this.t = quoteIdent(table);
+  }
+
+  // The page's rowids come from the UNIQUE key index alone (the BLOB comparison makes the prefix
+  // test byte-exact); only the page's own rows are then visited in the table, in rowid order.
+  get page(): Database.Statement {
+    this.pageStmt ??= cachedStatement(
+      this.db,
+      `SELECT p.r, CAST(key AS TEXT), octet_length(value), value IS NULL, ${INLINE}
+         FROM (SELECT rowid AS r FROM ${this.t}
+                WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)
+                  AND rowid > ?
+                ORDER BY rowid LIMIT ?) AS p
+         JOIN ${this.t} ON ${this.t}.rowid = p.r
+        ORDER BY p.r`,
+    ).raw(true);
+    return this.pageStmt;
+  }
+
+  get exact(): Database.Statement {
+    this.exactStmt ??= cachedStatement(
+      this.db,
+      `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul, ${INLINE} AS v
+         FROM ${this.t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+    );
+    return this.exactStmt;
+  }
+
+  get value(): Database.Statement {
+    this.valueStmt ??= cachedStatement(
+      this.db,
+      `SELECT CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${this.t} WHERE rowid = ?`,
+    );
+    return this.valueStmt;
+  }
+
+  get keyBytes(): Database.Statement {
+    this.keyBytesStmt ??= cachedStatement(
+      this.db,
+      `SELECT CAST(key AS BLOB) FROM ${this.t} WHERE rowid = ?`,
+    ).pluck(true);
+    return this.keyBytesStmt;
+  }
 }
 
 export class KeysetPager {
-  private readonly pageStmt: Database.Statement;
-  private readonly valueStmt: Database.Statement;
-  private readonly windowStmt: Database.Statement;
-  private readonly exactStmt: Database.Statement;
+  private readonly statements: PagerStatements;
+  private readonly inlineBytes: number;
 
   constructor(
     db: Database.Database,
@@ -100,11 +143,8 @@ export class KeysetPager {
     private readonly limits: ReadLimits,
     private readonly counters: ReadCounters,
   ) {
-    const statements = pagerStatements(db, table);
-    this.pageStmt = statements.page;
-    this.valueStmt = statements.value;
-    this.windowStmt = statements.window;
-    this.exactStmt = statements.exact;
+    this.statements = new PagerStatements(db, table);
+    this.inlineBytes = inlineBound(limits);
   }
 
   /** Yields admitted metadata pages of rows whose key starts with `prefix`, in rowid order. */
@@ -113,111 +153,80 @@ export class KeysetPager {
     const prefixBytes = Buffer.byteLength(prefix, 'utf8');
     let after = -Number.MAX_SAFE_INTEGER;
     for (;;) {
-      const rows = this.pageStmt.all(
+      const rows = this.statements.page.all(
+        this.inlineBytes,
         prefix,
         upper,
         prefixBytes,
         prefix,
         after,
         this.limits.sqlitePageRows,
-      ) as {
-        rid: number;
-        k: Buffer;
-        len: number | null;
-        nul: number;
-      }[];
+      ) as PageRow[];
       if (rows.length === 0) return;
       this.counters.chargeMetadata(rows.length);
       budget.chargeRows(rows.length);
       let pageBytes = 0;
       const page: KeyRowMeta[] = [];
-      for (const row of rows) {
-        const byteLength = row.len ?? 0;
+      for (const [rowid, key, length, isNull, inline] of rows) {
+        const byteLength = length ?? 0;
         checkLimit('sqliteValueBytes', this.limits.sqliteValueBytes, byteLength);
         pageBytes += byteLength;
         checkLimit('sqlitePageBytes', this.limits.sqlitePageBytes, pageBytes);
         page.push({
-          rowid: row.rid,
-          key: decodeStrictUtf8(row.k, 'sqlite', false),
+          rowid,
+          key: this.strictKey(rowid, key),
           byteLength,
-          isNull: row.nul === 1,
+          isNull: isNull === 1,
+          payload: isNull === 1 ? null : (inline ?? undefined),
         });
       }
       yield page;
-      after = rows[rows.length - 1]!.rid;
+      after = rows[rows.length - 1]![0];
       if (rows.length < this.limits.sqlitePageRows) return;
     }
   }
 
   /** Metadata of the row whose key is exactly `key`, admitted against the value bound. */
   exact(key: string, budget: HydrationBudget): KeyRowMeta | null {
-    const row = this.exactStmt.get(key, key) as { rid: number; len: number | null; nul: number } | undefined;
+    const row = this.statements.exact.get(this.inlineBytes, key, key) as
+      | { rid: number; len: number | null; nul: number; v: Buffer | null }
+      | undefined;
     if (!row) return null;
     this.counters.chargeMetadata(1);
     budget.chargeRows(1);
     const byteLength = row.len ?? 0;
     checkLimit('sqliteValueBytes', this.limits.sqliteValueBytes, byteLength);
-    return { rowid: row.rid, key, byteLength, isNull: row.nul === 1 };
+    const isNull = row.nul === 1;
+    return { rowid: row.rid, key, byteLength, isNull, payload: isNull ? null : (row.v ?? undefined) };
   }
 
   /**
-   * Fetches one admitted payload as raw bytes (null for SQL NULL), or `changed` when the row no
-   * longer matches its metadata (a writer raced the snapshot).
+   * An admitted row's payload as raw bytes (null for SQL NULL), or `changed` when a payload fetched
+   * after its metadata no longer matches it (a writer raced the snapshot).
    */
   fetch(meta: KeyRowMeta, budget: HydrationBudget): Buffer | null | 'changed' {
-    return this.verify(meta, this.valueStmt.get(meta.rowid) as RawRow | undefined, budget);
+    if (meta.payload !== undefined) return this.admit(meta, meta.payload, budget);
+    const row = this.statements.value.get(meta.rowid) as ValueRow | undefined;
+    if (!row || row.k.toString('utf8') !== meta.key) return 'changed';
+    return this.admit(meta, row.v, budget);
+  }
+
+  /** Checks a payload against its metadata and charges it. */
+  private admit(meta: KeyRowMeta, bytes: Buffer | null, budget: HydrationBudget): Buffer | null | 'changed' {
+    if (bytes === null) return meta.isNull ? null : 'changed';
+    if (bytes.length !== meta.byteLength) return 'changed';
+    checkLimit('sqliteValueBytes', this.limits.sqliteValueBytes, bytes.length);
+    budget.chargeBytes(bytes.length);
+    this.counters.chargePayload(bytes.length);
+    return bytes;
   }
 
   /**
-   * The payloads of one admitted page of `prefix` rows, in page order, each exactly as `fetch`
-   * returns it (same checks, same charges, one row at a time), but read by one query per window of
-   * consecutive rows instead of one query per row.
+   * The key read as TEXT is its exact strict decoding unless it holds U+FFFD: the driver replaces
+   * every invalid UTF-8 sequence with U+FFFD, so only then are the stored bytes decoded strictly.
    */
-  *fetchPage(
-    page: readonly KeyRowMeta[],
-    prefix: string,
-    budget: HydrationBudget,
-  ): Generator<Buffer | null | 'changed'> {
-    const upper = prefixUpperBound(prefix);
-    const prefixBytes = Buffer.byteLength(prefix, 'utf8');
-    let start = 0;
-    while (start < page.length) {
-      let end = start + 1;
-      let bytes = page[start]!.byteLength;
-      while (end < page.length && bytes + page[end]!.byteLength <= FETCH_WINDOW_BYTES) {
-        bytes += page[end]!.byteLength;
-        end++;
-      }
-      if (end - start === 1) {
-        yield this.fetch(page[start]!, budget);
-      } else {
-        const rows = this.windowStmt.all(
-          prefix,
-          upper,
-          prefixBytes,
-          prefix,
-          page[start]!.rowid,
-          page[end - 1]!.rowid,
-        ) as RawRow[];
-        const byRowid = new Map<number, RawRow>();
-        for (const row of rows) byRowid.set(row.rid, row);
-        for (let i = start; i < end; i++) yield this.verify(page[i]!, byRowid.get(page[i]!.rowid), budget);
-      }
-      start = end;
-    }
-  }
-
-  private verify(
-    meta: KeyRowMeta,
-    row: RawRow | undefined,
-    budget: HydrationBudget,
-  ): Buffer | null | 'changed' {
-    if (!row || row.k.toString('utf8') !== meta.key) return 'changed';
-    if (row.v === null) return meta.isNull ? null : 'changed';
-    if (row.v.length !== meta.byteLength) return 'changed';
-    checkLimit('sqliteValueBytes', this.limits.sqliteValueBytes, row.v.length);
-    budget.chargeBytes(row.v.length);
-    this.counters.chargePayload(row.v.length);
-    return row.v;
+  private strictKey(rowid: number, text: string): string {
+    if (!text.includes('\uFFFD')) return decodeStrictUtf8(text, 'sqlite', false);
+    return decodeStrictUtf8(this.statements.keyBytes.get(rowid) as Buffer, 'sqlite', false);
   }
 }
