@@ -73,77 +73,48 @@ type ValueRow = { k: Buffer; v: Buffer | null };
 
 const INLINE = 'CASE WHEN octet_length(value) <= ? THEN CAST(value AS BLOB) END';
 
+/** The pager's SQL for one table. */
+interface PagerSql {
+  page: string;
+  exact: string;
+  value: string;
+  keyBytes: string;
+}
+
+function pagerSql(table: string): PagerSql {
+  const t = quoteIdent(table);
+  return {
+    // The page's rowids come from the UNIQUE key index alone (the BLOB comparison makes the prefix
+    // test byte-exact); only the page's own rows are then visited in the table, in rowid order.
+    page: `SELECT p.r, CAST(key AS TEXT), octet_length(value), value IS NULL, ${INLINE}
+             FROM (SELECT rowid AS r FROM ${t}
+                    WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)
+                      AND rowid > ?
+                    ORDER BY rowid LIMIT ?) AS p
+             JOIN ${t} ON ${t}.rowid = p.r
+            ORDER BY p.r`,
+    exact: `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul, ${INLINE} AS v
+              FROM ${t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+    value: `SELECT CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${t} WHERE rowid = ?`,
+    keyBytes: `SELECT CAST(key AS BLOB) FROM ${t} WHERE rowid = ?`,
+  };
+}
+
 /**
- * A pager's statements, each prepared on first use and then shared through the connection's cache:
- * a workspace entry read needs only `exact`, on a connection its LRU may have just reopened.
+ * Statements are prepared on first use through the connection's cache: a workspace entry read needs
+ * only `exact`, on a connection its LRU may have just reopened.
  */
-class PagerStatements {
-  private readonly t: string;
-  private pageStmt: Database.Statement | undefined;
-  private exactStmt: Database.Statement | undefined;
-  private valueStmt: Database.Statement | undefined;
-  private keyBytesStmt: Database.Statement | undefined;
+export class KeysetPager {
+  private readonly sql: PagerSql;
+  private readonly inlineBytes: number;
 
   constructor(
     private readonly db: Database.Database,
     table: string,
-  ) {
-    this.t = quoteIdent(table);
-  }
-
-  // The page's rowids come from the UNIQUE key index alone (the BLOB comparison makes the prefix
-  // test byte-exact); only the page's own rows are then visited in the table, in rowid order.
-  get page(): Database.Statement {
-    this.pageStmt ??= cachedStatement(
-      this.db,
-      `SELECT p.r, CAST(key AS TEXT), octet_length(value), value IS NULL, ${INLINE}
-         FROM (SELECT rowid AS r FROM ${this.t}
-                WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)
-                  AND rowid > ?
-                ORDER BY rowid LIMIT ?) AS p
-         JOIN ${this.t} ON ${this.t}.rowid = p.r
-        ORDER BY p.r`,
-    ).raw(true);
-    return this.pageStmt;
-  }
-
-  get exact(): Database.Statement {
-    this.exactStmt ??= cachedStatement(
-      this.db,
-      `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul, ${INLINE} AS v
-         FROM ${this.t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
-    );
-    return this.exactStmt;
-  }
-
-  get value(): Database.Statement {
-    this.valueStmt ??= cachedStatement(
-      this.db,
-      `SELECT CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${this.t} WHERE rowid = ?`,
-    );
-    return this.valueStmt;
-  }
-
-  get keyBytes(): Database.Statement {
-    this.keyBytesStmt ??= cachedStatement(
-      this.db,
-      `SELECT CAST(key AS BLOB) FROM ${this.t} WHERE rowid = ?`,
-    ).pluck(true);
-    return this.keyBytesStmt;
-  }
-}
-
-export class KeysetPager {
-  private readonly statements: PagerStatements;
-  private readonly inlineBytes: number;
-
-  constructor(
-    db: Database.Database,
-    table: string,
     private readonly limits: ReadLimits,
     private readonly counters: ReadCounters,
   ) {
-    this.statements = new PagerStatements(db, table);
+    this.sql = pagerSql(table);
     this.inlineBytes = inlineBound(limits);
   }
 
@@ -151,9 +122,10 @@ export class KeysetPager {
   *pages(prefix: string, budget: HydrationBudget): Generator<KeyRowMeta[]> {
     const upper = prefixUpperBound(prefix);
     const prefixBytes = Buffer.byteLength(prefix, 'utf8');
+    const pageStatement = cachedStatement(this.db, this.sql.page).raw(true);
     let after = -Number.MAX_SAFE_INTEGER;
     for (;;) {
-      const rows = this.statements.page.all(
+      const rows = pageStatement.all(
         this.inlineBytes,
         prefix,
         upper,
@@ -188,7 +160,7 @@ export class KeysetPager {
 
   /** Metadata of the row whose key is exactly `key`, admitted against the value bound. */
   exact(key: string, budget: HydrationBudget): KeyRowMeta | null {
-    const row = this.statements.exact.get(this.inlineBytes, key, key) as
+    const row = cachedStatement(this.db, this.sql.exact).get(this.inlineBytes, key, key) as
       | { rid: number; len: number | null; nul: number; v: Buffer | null }
       | undefined;
     if (!row) return null;
@@ -206,7 +178,7 @@ export class KeysetPager {
    */
   fetch(meta: KeyRowMeta, budget: HydrationBudget): Buffer | null | 'changed' {
     if (meta.payload !== undefined) return this.admit(meta, meta.payload, budget);
-    const row = this.statements.value.get(meta.rowid) as ValueRow | undefined;
+    const row = cachedStatement(this.db, this.sql.value).get(meta.rowid) as ValueRow | undefined;
     if (!row || row.k.toString('utf8') !== meta.key) return 'changed';
     return this.admit(meta, row.v, budget);
   }
@@ -227,6 +199,10 @@ export class KeysetPager {
    */
   private strictKey(rowid: number, text: string): string {
     if (!text.includes('\uFFFD')) return decodeStrictUtf8(text, 'sqlite', false);
-    return decodeStrictUtf8(this.statements.keyBytes.get(rowid) as Buffer, 'sqlite', false);
+    return decodeStrictUtf8(
+      cachedStatement(this.db, this.sql.keyBytes).pluck(true).get(rowid) as Buffer,
+      'sqlite',
+      false,
+    );
   }
 }
