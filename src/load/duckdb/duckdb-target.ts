@@ -27,7 +27,6 @@ import { guardWrite } from '../write-failure.js';
 import { DuckDbLedger } from './duckdb-ledger.js';
 import { type DuckDbWarehouse, openWarehouse } from './duckdb-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
-import { RowGroupCheckpoint } from './row-group-checkpoint.js';
 
 export class DuckDbTarget implements WarehouseTarget {
   readonly kind = 'duckdb' as const;
@@ -35,7 +34,6 @@ export class DuckDbTarget implements WarehouseTarget {
   private diagnosticSeq = 0;
   /** Whether any session row was written: only a run that wrote none may skip the close checkpoint. */
   private wroteSessionRows = false;
-  private readonly rowGroups = new RowGroupCheckpoint();
 
   private constructor(
     private readonly warehouse: DuckDbWarehouse,
@@ -136,9 +134,6 @@ export class DuckDbTarget implements WarehouseTarget {
       }
     });
     faultPoint('batch-committed');
-    // Outside the batch's transaction, which is already durable in the WAL.
-    if (this.rowGroups.committed(messages.length))
-      await guardWrite(this.reportedAs, 'transaction', () => this.connection.run('CHECKPOINT'));
     return results;
   }
 

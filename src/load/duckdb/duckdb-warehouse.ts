@@ -15,7 +15,8 @@ import { IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js
 import { outputModes } from '../../shared/output-permissions.js';
 import { ANALYST_VIEWS, createViewSql } from '../views/analyst-views.js';
 import { DuckDBInstance } from './duckdb-api.js';
-import { runInstanceOptions } from './run-memory.js';
+import { runInstanceOptions, WRITER_ROW_GROUP_ROWS } from './run-memory.js';
+import { sqlString } from './sql-string.js';
 import {
   assertNotNewer,
   migrate,
@@ -72,6 +73,35 @@ function mapOpenError(error: unknown): Error {
   });
 }
 
+async function openReadOnly(
+  path: string,
+): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  return { instance, connection: await instance.connect() };
+}
+
+/**
+ * A writer attaches the file instead of opening it as the instance's database: the row group size
+ * (run-memory.ts) is an option of ATTACH only. `USE` makes it the default catalog, so every
+ * statement and appender names its tables as before.
+ */
+async function openForWriting(
+  path: string,
+  spillDir: string,
+): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(':memory:', runInstanceOptions(spillDir));
+  const connection = await instance.connect();
+  try {
+    await connection.run(`ATTACH ${sqlString(path)} AS warehouse (ROW_GROUP_SIZE ${WRITER_ROW_GROUP_ROWS})`);
+    await connection.run('USE warehouse');
+  } catch (error) {
+    connection.closeSync();
+    instance.closeSync();
+    throw error;
+  }
+  return { instance, connection };
+}
+
 export async function openWarehouse(path: string, mode: 'write' | 'read'): Promise<DuckDbWarehouse> {
   if (mode === 'read' && !existsSync(path)) {
     throw new NotFoundError(
@@ -82,22 +112,20 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   }
   if (mode === 'write') mkdirSync(dirname(path), { recursive: true, mode: outputModes().dir });
   let instance: DuckDBInstance;
+  let connection: DuckDBConnection;
   // A writer's bounded buffer pool may spill; its spill files live in a private dir removed at close.
   const spill = mode === 'write' ? PrivateTempDir.create() : null;
   // The output umask makes DuckDB create the file with the output permissions from the first byte.
   const previousUmask = process.umask(outputModes().umask);
   try {
-    instance = await DuckDBInstance.create(
-      path,
-      spill === null ? { access_mode: 'READ_ONLY' } : runInstanceOptions(spill.path),
-    );
+    ({ instance, connection } =
+      spill === null ? await openReadOnly(path) : await openForWriting(path, spill.path));
   } catch (error) {
     spill?.dispose();
     throw mapOpenError(error);
   } finally {
     process.umask(previousUmask);
   }
-  const connection = await instance.connect();
   const opened = {
     instance,
     connection,

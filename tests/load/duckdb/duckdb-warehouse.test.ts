@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbTarget } from '../../../src/load/duckdb/duckdb-target.js';
 import { openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
 import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
+import { WRITER_ROW_GROUP_ROWS } from '../../../src/load/duckdb/run-memory.js';
 import { emptyCounts } from '../../../src/sync/run-counts.js';
 import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
 import { tempDir } from '../../helpers/run-cli.js';
@@ -66,5 +67,35 @@ describe('opening and closing the DuckDB warehouse', () => {
       runQuery(c, 'SELECT run_id, status FROM etl_runs ORDER BY run_id'),
     );
     expect(runs.rows).toEqual(['r1', 'r2', 'r3'].map((run_id) => ({ run_id, status: 'committed' })));
+  });
+
+  it("compresses a batch's messages into the file at its COMMIT (row groups of 2,048 rows) instead of logging them to the WAL", async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    const base = sessions[0]!;
+    const text = 'x'.repeat(1_000);
+    const messages = Array.from({ length: 5_000 }, (_, i) => ({
+      ...base.messages[0]!,
+      message_id: `m${i}`,
+      archive_key: `cursor:${base.session.session_id}:m${i}`,
+      ordinal: i,
+      content: `${text}${i}`,
+    }));
+    const target = await DuckDbTarget.open(path);
+    try {
+      await target.beginRun({ runId: 'r1', startedAtMs: 0, mode: 'full', optionsDigest: 'o' });
+      await target.loadBatch([{ ...base, messages }]);
+      // ~5 MB of content committed; the WAL holds pointers to the written blocks and the small tables.
+      expect(statSync(`${path}.wal`).size).toBeLessThan(512 * 1024);
+    } finally {
+      await target.close();
+    }
+    const groups = await withReadOnlyWarehouse(path, (c) =>
+      runQuery(
+        c,
+        `SELECT count(DISTINCT row_group_id)::INT AS n, max(count)::INT AS rows
+           FROM pragma_storage_info('messages') WHERE column_name = 'content'`,
+      ),
+    );
+    expect(groups.rows).toEqual([{ n: 3, rows: WRITER_ROW_GROUP_ROWS }]);
   });
 });

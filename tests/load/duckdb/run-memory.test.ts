@@ -10,24 +10,28 @@ async function settings(path: string, mode: 'write' | 'read'): Promise<Record<st
   try {
     const reader = await opened.connection.runAndReadAll(
       `SELECT current_setting('memory_limit') AS memory, current_setting('checkpoint_threshold') AS checkpoint,
-         current_setting('allocator_background_threads') AS purge`,
+         current_setting('allocator_background_threads') AS purge,
+         current_setting('write_buffer_row_group_count') AS buffered,
+         current_setting('write_buffer_row_group_memory_limit') AS bufferedBytes`,
     );
     const row = reader.getRowObjects()[0]!;
-    return { memory: String(row.memory), checkpoint: String(row.checkpoint), purge: String(row.purge) };
+    return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v)]));
   } finally {
     opened.close();
   }
 }
 
 describe('DuckDB settings of a writing run', () => {
-  it('bound the buffer pool (64 MB), purge freed pages and raise the WAL checkpoint threshold; a read-only open keeps the defaults', async () => {
+  it("bound the buffer pool (64 MB), purge freed pages and buffer a batch's row groups until its COMMIT; a read-only open keeps the defaults", async () => {
     const path = join(tempDir(), 'w.duckdb');
     expect(await settings(path, 'write')).toEqual({
       memory: '61.0 MiB',
-      checkpoint: '512.0 MiB',
+      checkpoint: '16.0 MiB',
       purge: 'true',
+      buffered: '64',
+      bufferedBytes: '30.5 MiB',
     });
-    expect((await settings(path, 'read')).checkpoint).toBe('16.0 MiB');
+    expect(await settings(path, 'read')).toMatchObject({ purge: 'false', buffered: '5' });
   });
 
   it('the Parquet build keeps a 96 MB pool on one thread, purges freed pages and flushes its allocator after 8 MB buffers', async () => {
