@@ -10,7 +10,7 @@ async function settings(path: string, mode: 'write' | 'read'): Promise<Record<st
   try {
     const reader = await opened.connection.runAndReadAll(
       `SELECT current_setting('memory_limit') AS memory, current_setting('checkpoint_threshold') AS checkpoint,
-         current_setting('allocator_background_threads') AS purge,
+         current_setting('allocator_background_threads') AS purge, current_setting('threads') AS threads,
          current_setting('write_buffer_row_group_count') AS buffered,
          current_setting('write_buffer_row_group_memory_limit') AS bufferedBytes`,
     );
@@ -22,12 +22,13 @@ async function settings(path: string, mode: 'write' | 'read'): Promise<Record<st
 }
 
 describe('DuckDB settings of a writing run', () => {
-  it("bound the buffer pool (64 MB), purge freed pages and buffer a batch's row groups until its COMMIT; a read-only open keeps the defaults", async () => {
+  it("bound the buffer pool (64 MB), purge freed pages, run one DuckDB thread and buffer a batch's row groups until its COMMIT; a read-only open keeps the defaults", async () => {
     const path = join(tempDir(), 'w.duckdb');
     expect(await settings(path, 'write')).toEqual({
       memory: '61.0 MiB',
       checkpoint: '16.0 MiB',
       purge: 'true',
+      threads: '1',
       buffered: '64',
       bufferedBytes: '30.5 MiB',
     });
