@@ -31,8 +31,8 @@ const ALLOCATOR_OPTIONS = { allocator_background_threads: 'true' };
  * the WAL and wait uncompressed in the buffer pool, spilled to the temp dir past the pool and read back,
  * until a checkpoint compresses them: at 2,000 sessions the messages table's 122,880-row groups made
  * that round trip ~6 CPU s and a ~2.5 s stall per checkpoint. A load batch holds ~3,400 messages (8 MB
- * of payload), so with 2,048 every batch's messages reach the file at its own COMMIT, on DuckDB's
- * threads while the main thread reads the next batch; the smaller tables' rows still use the WAL, and a
+ * of payload), so with 2,048 every batch's messages reach the file at its own COMMIT, off the main
+ * thread while it reads the next batch; the smaller tables' rows still use the WAL, and a
  * checkpoint recompresses at most one 2,048-row tail per table. The file is ~9 % larger (the last row
  * group of each batch is partly filled).
  */
@@ -40,7 +40,7 @@ export const WRITER_ROW_GROUP_ROWS = 2_048;
 
 /**
  * DuckDB compresses a transaction's completed row groups once this many are buffered (default 5) or
- * they pass this size (default 20 % of the pool per thread, ~6 MB here), inside the appender's
+ * they pass this size (default 20 % of the pool divided by the threads), inside the appender's
  * synchronous close on the main thread. A batch's rows (bounded by the run's batch limits) stay
  * buffered up to the size bound, so its COMMIT compresses them off the main thread.
  */
