@@ -5,10 +5,11 @@ import { DuckDbTarget } from '../../../src/load/duckdb/duckdb-target.js';
 import { openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
 import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
 import { WRITER_ROW_GROUP_ROWS } from '../../../src/load/duckdb/run-memory.js';
+import { sqlString } from '../../../src/load/duckdb/sql-string.js';
 import { emptyCounts } from '../../../src/sync/run-counts.js';
 import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
 import { tempDir } from '../../helpers/run-cli.js';
-import { sampleSessions } from '../../helpers/sample-sessions.js';
+import { sampleSessions, withEditedContent } from '../../helpers/sample-sessions.js';
 
 async function execute(path: string, statements: string[]): Promise<void> {
   const opened = await openWarehouse(path, 'write');
@@ -69,8 +70,8 @@ describe('opening and closing the DuckDB warehouse', () => {
     expect(runs.rows).toEqual(['r1', 'r2', 'r3'].map((run_id) => ({ run_id, status: 'committed' })));
   });
 
-  it("compresses a batch's messages into the file at its COMMIT (row groups of 2,048 rows) instead of logging them to the WAL", async () => {
-    const path = join(tempDir(), 'w.duckdb');
+  /** A sample session grown to 5,000 messages of ~1 KB: more than two row groups in one batch. */
+  function largeSession(): NormalizedSession {
     const base = sessions[0]!;
     const text = 'x'.repeat(1_000);
     const messages = Array.from({ length: 5_000 }, (_, i) => ({
@@ -80,10 +81,15 @@ describe('opening and closing the DuckDB warehouse', () => {
       ordinal: i,
       content: `${text}${i}`,
     }));
+    return { ...base, messages };
+  }
+
+  it("compresses a batch's messages into the file at its COMMIT (row groups of 2,048 rows) instead of logging them to the WAL", async () => {
+    const path = join(tempDir(), 'w.duckdb');
     const target = await DuckDbTarget.open(path);
     try {
       await target.beginRun({ runId: 'r1', startedAtMs: 0, mode: 'full', optionsDigest: 'o' });
-      await target.loadBatch([{ ...base, messages }]);
+      await target.loadBatch([largeSession()]);
       // ~5 MB of content committed; the WAL holds pointers to the written blocks and the small tables.
       expect(statSync(`${path}.wal`).size).toBeLessThan(512 * 1024);
     } finally {
@@ -97,5 +103,21 @@ describe('opening and closing the DuckDB warehouse', () => {
       ),
     );
     expect(groups.rows).toEqual([{ n: 3, rows: WRITER_ROW_GROUP_ROWS }]);
+  });
+
+  it('a changed complete view of a 5,000-message session replaces it whole: its old rows deleted and its new ones written straight to the file in one transaction', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    const before = largeSession();
+    await run(path, 'r1', [before]);
+    await run(path, 'r2', [withEditedContent(before, 'edited')]);
+    const rows = await withReadOnlyWarehouse(path, (c) =>
+      runQuery(
+        c,
+        `SELECT count(*)::INT AS n, count(DISTINCT message_id)::INT AS ids,
+           max(CASE WHEN ordinal = 0 THEN content END) AS first
+           FROM messages WHERE session_id = ${sqlString(before.session.session_id)}`,
+      ),
+    );
+    expect(rows.rows).toEqual([{ n: 5_000, ids: 5_000, first: 'edited' }]);
   });
 });
