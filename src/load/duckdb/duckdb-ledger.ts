@@ -95,14 +95,7 @@ export class DuckDbLedger implements SyncLedgerStore {
   /** Advances source rows and concludes absence; returns how many sessions became absent. */
   async writeFinal(runId: string, final: LedgerFinal): Promise<number> {
     const vanished = await this.advanceSources(runId, final);
-    for (const [sourceKey, seen] of final.fullyRead) {
-      const stale = (await this.readMemberships(sourceKey)).filter((m) => !seen.has(m.sessionId));
-      await this.runForKeys(
-        'DELETE FROM etl_session_sources WHERE source_key = $2 AND session_id IN',
-        stale.map((m) => m.sessionId),
-        [sourceKey],
-      );
-    }
+    await this.dropUnseenMemberships(final.fullyRead);
     if (final.concludeVanished) await this.retireVanishedSources(vanished);
     // Sessions of sources this run skipped keep their last_seen_run: the stamps on etl_sources confirm
     // them, so a no-op does not rewrite a row per archived session.
@@ -244,6 +237,30 @@ export class DuckDbLedger implements SyncLedgerStore {
       unreadKinds: final.unreadKinds,
     };
     return [...previous].filter(([key, p]) => hasVanished(key, p, scope)).map(([key]) => key);
+  }
+
+  /**
+   * Deletes the memberships of fully read sources whose session the read did not find, in one read
+   * and one delete: a query per source (676 at 2,000 sessions) kept the final batch's transaction,
+   * and the run, waiting ~1.1 s.
+   */
+  private async dropUnseenMemberships(fullyRead: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> {
+    const rows = await this.readForKeys(
+      'SELECT source_key, session_id FROM etl_session_sources WHERE source_key IN',
+      [...fullyRead.keys()],
+    );
+    const stale = rows.filter((row) => !fullyRead.get(String(row.source_key))!.has(String(row.session_id)));
+    if (stale.length === 0) return;
+    await this.connection.run(
+      `DELETE FROM etl_session_sources USING
+         (SELECT unnest($1::VARCHAR[]) AS source_key, unnest($2::VARCHAR[]) AS session_id) AS stale
+        WHERE etl_session_sources.source_key = stale.source_key
+          AND etl_session_sources.session_id = stale.session_id`,
+      [
+        listValue(stale.map((row) => String(row.source_key))),
+        listValue(stale.map((row) => String(row.session_id))),
+      ],
+    );
   }
 
   private async retireVanishedSources(vanished: readonly string[]): Promise<void> {
