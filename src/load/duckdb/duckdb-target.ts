@@ -93,7 +93,6 @@ export class DuckDbTarget implements WarehouseTarget {
     if (writes.length === 0 && ledger === undefined) return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
     if (writes.length > 0 || replaced.length > 0) this.wroteSessionRows = true;
-    const messages = writes.flatMap((s) => s.messages);
     await this.inTransaction(async () => {
       faultPoint('batch-begun');
       if (replaced.length > 0) {
@@ -111,7 +110,11 @@ export class DuckDbTarget implements WarehouseTarget {
           sessionsTable,
           writes.map((s) => s.session),
         );
-        await appendToTable(this.connection, messagesTable, messages);
+        await appendToTable(
+          this.connection,
+          messagesTable,
+          writes.flatMap((s) => s.messages),
+        );
         await appendToTable(
           this.connection,
           toolCallsTable,
