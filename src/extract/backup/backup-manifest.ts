@@ -2,6 +2,7 @@
  * Backup envelope manifest v1 (`version: "1.0.0"`): the declared files with size, SHA-256 and a
  * type that must pair with the path, validated whole before any payload entry is extracted.
  */
+import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import { BackupManifestInvalid } from './backup-errors.js';
 import { compareCodePoints } from './code-point-order.js';
@@ -69,8 +70,9 @@ function decodeManifestText(bytes: Buffer): unknown {
     throw error;
   }
   try {
-    return JSON.parse(text);
-  } catch {
+    return parseStrictJson(text, 'zip');
+  } catch (error) {
+    if (error instanceof SourceEncodingInvalid) throw new BackupManifestInvalid('not-strict-utf8');
     throw new BackupManifestInvalid('not-json');
   }
 }

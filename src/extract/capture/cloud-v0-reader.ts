@@ -7,6 +7,8 @@
 import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
+import { parseStrictJson } from '../text/strict-json.js';
+import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { CloudV0Conversation, JsonObject } from './capture-contribution.js';
 import {
   CaptureDocumentMalformed,
@@ -32,8 +34,9 @@ function readDocument(path: string, limits: ReadLimits, counters: ReadCounters):
     parts.push(line.text);
   }
   try {
-    return JSON.parse(parts.join('\n'));
-  } catch {
+    return parseStrictJson(parts.join('\n'), 'capture');
+  } catch (error) {
+    if (error instanceof SourceEncodingInvalid) throw error;
     throw new CaptureDocumentMalformed(SURFACE);
   }
 }

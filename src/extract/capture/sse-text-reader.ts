@@ -5,6 +5,8 @@
  */
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
+import { parseStrictJson } from '../text/strict-json.js';
+import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { CloudRecord } from './capture-contribution.js';
 import type { CloudRecordFile } from './cloud-capture-reader.js';
 import { readPhysicalLines } from './line-source.js';
@@ -19,8 +21,9 @@ interface Frame {
 function parseData(lines: readonly string[]): unknown {
   const text = lines.join('\n');
   try {
-    return JSON.parse(text);
-  } catch {
+    return parseStrictJson(text, 'capture');
+  } catch (error) {
+    if (error instanceof SourceEncodingInvalid) throw error;
     return text;
   }
 }

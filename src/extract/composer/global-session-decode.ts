@@ -4,6 +4,7 @@
  * session is resolved (a resolve worker), not on the thread that owns the SQLite snapshot.
  */
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type {
   ComposerGlobalBytesContribution,
@@ -15,23 +16,6 @@ import type {
 type Decoded =
   | { value: Record<string, unknown>; corruption: null }
   | { value: null; corruption: NonNullable<RawBubble['corruption']> };
-
-// A lone surrogate escape has no UTF-8 form: storing it would silently replace it, so it is rejected.
-const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-const LONE_SURROGATE = new Error('lone surrogate');
-function rejectLoneSurrogates(key: string, value: unknown): unknown {
-  // A member name is text too: an unknown field's name can reach a stored JSON column.
-  if (!key.isWellFormed() || (typeof value === 'string' && !value.isWellFormed())) throw LONE_SURROGATE;
-  return value;
-}
-
-/**
- * True when the JSON text spells a surrogate as an escape. Most bubbles hold no `\u` escape at
- * all: one native search for it first is far cheaper than the pattern over every text.
- */
-function spellsSurrogate(text: string): boolean {
-  return text.indexOf('\\u') !== -1 && LONE_SURROGATE_ESCAPE.test(text);
-}
 
 function decodeJsonObject(bytes: Uint8Array | null | 'changed'): Decoded {
   if (bytes === 'changed') return { value: null, corruption: 'changed-during-read' };
@@ -45,9 +29,12 @@ function decodeJsonObject(bytes: Uint8Array | null | 'changed'): Decoded {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text, spellsSurrogate(text) ? rejectLoneSurrogates : undefined);
+    parsed = parseStrictJson(text, 'sqlite');
   } catch (error) {
-    return { value: null, corruption: error === LONE_SURROGATE ? 'invalid-encoding' : 'invalid-json' };
+    return {
+      value: null,
+      corruption: error instanceof SourceEncodingInvalid ? 'invalid-encoding' : 'invalid-json',
+    };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { value: null, corruption: 'not-an-object' };

@@ -9,6 +9,7 @@ import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
 import { HydrationBudget, KeysetPager } from '../sqlite/keyset-pager.js';
 import { hasTable } from '../sqlite/sqlite-snapshot.js';
+import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { ComposerWorkspaceData } from './composer-contribution.js';
 import { jsonArrayElementBytes, jsonItemRow } from './item-json.js';
@@ -18,7 +19,7 @@ const GENERATIONS_KEY = 'aiService.generations';
 
 function parseJson(bytes: Buffer): unknown {
   try {
-    return JSON.parse(decodeStrictUtf8(bytes, 'sqlite'));
+    return parseStrictJson(decodeStrictUtf8(bytes, 'sqlite'), 'sqlite');
   } catch (error) {
     if (error instanceof SourceEncodingInvalid) throw error;
     return null;

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { normalizeWorkspacePath } from '../../transform/workspace/normalize-workspace-path.js';
+import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 
 const MAX_WORKSPACE_JSON_BYTES = 1024 * 1024;
@@ -13,7 +14,7 @@ export function readWorkspaceJson(path: string): string | null {
   try {
     const bytes = readFileSync(path);
     if (bytes.length > MAX_WORKSPACE_JSON_BYTES) return null;
-    parsed = JSON.parse(decodeStrictUtf8(bytes, 'workspace-json'));
+    parsed = parseStrictJson(decodeStrictUtf8(bytes, 'workspace-json'), 'workspace-json');
   } catch {
     return null;
   }

@@ -13,7 +13,8 @@
 import { openRegularFile } from '../fs/open-regular-file.js';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
-import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+import { parseStrictJson } from '../text/strict-json.js';
+import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 
 export type JsonlFrameKind = 'parsed' | 'blank' | 'malformed' | 'partial';
 
@@ -152,13 +153,15 @@ function classify(
   return record === null ? { ...base, kind: 'malformed', record } : { ...base, kind: 'parsed', record };
 }
 
+/** Null when the text is not a JSON object; text that has no UTF-8 form throws like invalid bytes. */
 function parseObject(text: string): Record<string, unknown> | null {
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseStrictJson(text, 'jsonl');
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : null;
-  } catch {
+  } catch (error) {
+    if (error instanceof SourceEncodingInvalid) throw error;
     return null;
   }
 }

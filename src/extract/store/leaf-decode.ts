@@ -2,6 +2,7 @@
  * A store.db message leaf is plain JSON (optional BOM) or a protobuf message whose field 4
  * (length-delimited) holds the JSON. Returns the JSON object, or null when neither form decodes.
  */
+import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 
 /**
@@ -17,7 +18,7 @@ function opensObject(bytes: Uint8Array): boolean {
 function jsonObject(bytes: Uint8Array): Record<string, unknown> | null {
   if (!opensObject(bytes)) return null;
   try {
-    const value: unknown = JSON.parse(decodeStrictUtf8(bytes, 'sqlite'));
+    const value: unknown = parseStrictJson(decodeStrictUtf8(bytes, 'sqlite'), 'sqlite');
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : null;

@@ -4,7 +4,8 @@
  */
 import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { openRegularFileSync } from '../fs/open-regular-file.js';
-import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+import { parseStrictJson } from '../text/strict-json.js';
+import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { MetaJsonFacts } from './store-contribution.js';
 
 /** meta.json is a few hundred bytes; anything past this bound is not a supported metadata file. */
@@ -34,9 +35,9 @@ export function parseMetaJson(bytes: Uint8Array): MetaJsonFacts {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    return unsupported('invalid-json');
+    value = parseStrictJson(text, 'meta-json');
+  } catch (error) {
+    return unsupported(error instanceof SourceEncodingInvalid ? 'invalid-encoding' : 'invalid-json');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return unsupported('not-an-object');

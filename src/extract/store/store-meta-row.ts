@@ -4,7 +4,8 @@
  * any other meta secret never leave this function. An absent (or null) root is an empty
  * conversation; a root that is present but not a 64-hex blob ID is rejected, never read as empty.
  */
-import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+import { parseStrictJson } from '../text/strict-json.js';
+import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import { epochMsField, stringField } from './meta-json.js';
 
 export interface StoreMetaRow {
@@ -40,9 +41,11 @@ export function decodeStoreMetaRow(hex: string): StoreMetaRow {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    throw new StoreMetaInvalid('not-json-object');
+    value = parseStrictJson(text, 'sqlite');
+  } catch (error) {
+    throw new StoreMetaInvalid(
+      error instanceof SourceEncodingInvalid ? 'invalid-encoding' : 'not-json-object',
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new StoreMetaInvalid('not-json-object');

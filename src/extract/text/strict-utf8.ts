@@ -8,8 +8,11 @@ import { IoError } from '../../shared/errors.js';
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const BOM = '\uFEFF';
 
-/** `utf16`: the bytes are UTF-16 (a BOM, or NULs between ASCII bytes), e.g. a Windows PowerShell redirect. */
-export type EncodingProblem = 'invalid-utf8' | 'misplaced-bom' | 'utf16';
+/**
+ * `utf16`: the bytes are UTF-16 (a BOM, or NULs between ASCII bytes), e.g. a Windows PowerShell redirect.
+ * `unpaired-surrogate`: JSON text escapes a surrogate without its pair (strict-json.ts).
+ */
+export type EncodingProblem = 'invalid-utf8' | 'misplaced-bom' | 'utf16' | 'unpaired-surrogate';
 
 export class SourceEncodingInvalid extends IoError {
   constructor(

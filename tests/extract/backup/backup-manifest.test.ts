@@ -94,6 +94,7 @@ describe('backup manifest v1', () => {
       /manifest/,
     );
     expect(() => parseManifest(Buffer.from([0x7b, 0xff, 0x7d]), names)).toThrow(/not-strict-utf8/);
+    expect(() => parseManifest(Buffer.from('{"k":"\\ud800"}'), names)).toThrow(/not-strict-utf8/);
     expect(() => parseManifest(Buffer.from('{'), names)).toThrow(/not-json/);
   });
 });

@@ -85,6 +85,13 @@ describe('JSONL frame scanner', () => {
     expect(error).toBeInstanceOf(SourceEncodingInvalid);
   });
 
+  it('rejects a record whose JSON escapes an unpaired surrogate (no UTF-8 form) after yielding the prefix', async () => {
+    const { error, seen } = await scanError(file('{"a":1}\n{"t":"x\\ud800"}\n'));
+    expect(error).toBeInstanceOf(SourceEncodingInvalid);
+    expect((error as SourceEncodingInvalid).problem).toBe('unpaired-surrogate');
+    expect(seen.map((f) => f.line)).toEqual([1]);
+  });
+
   it('assembles records and multi-byte characters that span read chunks', async () => {
     const text = '{"t":"héllo wörld ✓"}\n{"u":"😀😀😀"}\n';
     const frames = await scan(file(text), DEFAULT_READ_LIMITS, 3);

@@ -7,6 +7,7 @@ const bytes = (text: string | number[]): Buffer =>
 describe('meta.json facts', () => {
   it('names why a meta.json is not supported metadata', () => {
     expect(parseMetaJson(bytes([0x7b, 0xff, 0x7d])).problem).toBe('invalid-encoding');
+    expect(parseMetaJson(bytes('{"cwd":"/w\\udc00"}')).problem).toBe('invalid-encoding');
     expect(parseMetaJson(bytes('{"cwd":')).problem).toBe('invalid-json');
     expect(parseMetaJson(bytes('["x"]')).problem).toBe('not-an-object');
     expect(parseMetaJson(bytes('{"schemaVersion":"1"}')).problem).toBe('invalid-schema-version');
