@@ -4,6 +4,7 @@
  * transcripts under `projects/<slug>/agent-transcripts/` (nested, flat, subagents, legacy `.txt`).
  * Only directory listings and `meta.json` are read; no conversation payload.
  */
+import { isUtf8 } from 'node:buffer';
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { readMetaJson } from './meta-json.js';
@@ -47,17 +48,37 @@ interface Walk {
 const HEX32 = /^[0-9a-fA-F]{32}$/;
 const EPOCH_BUCKET = /^\d{13}$/;
 
-/** An absent path lists as empty; a directory that exists but cannot be listed is recorded. */
+/**
+ * An absent path lists as empty; a directory that exists but cannot be listed is recorded, and so is
+ * an entry whose name is not UTF-8 (a session ID or project name that cannot be decoded exactly).
+ */
 function list(dir: string, walk: Walk): Dirent[] {
+  let entries: Dirent[];
   try {
-    return readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'unknown';
     if (reason !== 'ENOENT' && reason !== 'ENOTDIR') walk.unlistable.push(reason);
     return [];
   }
+  // Node decodes names with U+FFFD for invalid bytes: only then are the raw names checked.
+  if (entries.some((e) => e.name.includes('\uFFFD'))) entries = withUtf8Names(dir, entries, walk);
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The entries whose raw name is valid UTF-8; each other one is recorded as `name-not-utf8`. */
+function withUtf8Names(dir: string, entries: Dirent[], walk: Walk): Dirent[] {
+  const valid = new Set<string>();
+  try {
+    for (const raw of readdirSync(dir, { encoding: 'buffer' })) {
+      if (isUtf8(raw)) valid.add(raw.toString('utf8'));
+      else walk.unlistable.push('name-not-utf8');
+    }
+  } catch (error) {
+    walk.unlistable.push((error as NodeJS.ErrnoException).code ?? 'unknown');
+    return [];
+  }
+  return entries.filter((e) => valid.has(e.name));
 }
 
 function hasFile(entries: Dirent[], name: string): boolean {

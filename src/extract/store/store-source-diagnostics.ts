@@ -32,18 +32,27 @@ export function unsupportedMetaJson(reason: string, scope: Scope): Diagnostic {
 }
 
 /**
- * Store directories that exist but could not be listed, one diagnostic per errno with a count: the
- * inventory is incomplete, so every Store view of the run is partial.
+ * Store directories that exist but could not be listed (and entries whose names are not UTF-8), one
+ * diagnostic per reason with a count: the inventory is incomplete, so every Store view of the run is
+ * partial.
  */
 export function unlistableStoreDirectories(reasons: readonly string[]): Diagnostic[] {
   const counts = new Map<string, number>();
   for (const reason of reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);
   return [...counts].map(([reason, count]) =>
-    diagnostic(
-      'SOURCE_UNREADABLE',
-      'Part of the Store tree could not be listed; every Store view of this run is partial',
-      { sourceKind: 'store', part: 'directory', reason, count, outcome: 'partial' },
-      { severity: 'error' },
-    ),
+    // A name that is not UTF-8 is never guessed: its entry is left out like an unlistable one.
+    reason === 'name-not-utf8'
+      ? diagnostic(
+          'SOURCE_ENCODING_INVALID',
+          'A Store entry name is not valid UTF-8 and was not read; every Store view of this run is partial',
+          { sourceKind: 'store', part: 'entry-name', problem: 'invalid-utf8', count, outcome: 'partial' },
+          { severity: 'error' },
+        )
+      : diagnostic(
+          'SOURCE_UNREADABLE',
+          'Part of the Store tree could not be listed; every Store view of this run is partial',
+          { sourceKind: 'store', part: 'directory', reason, count, outcome: 'partial' },
+          { severity: 'error' },
+        ),
   );
 }

@@ -112,3 +112,31 @@ describe('Store inventory of directories it may not list', () => {
     expect(JSON.stringify(diagnostics)).not.toContain(root);
   });
 });
+
+describe('Store inventory of names that are not UTF-8 ("not guessed, transcoded, or replacement-decoded")', () => {
+  const raw = (dir: string, ...name: (string | number[])[]): Buffer =>
+    Buffer.concat([Buffer.from(`${dir}/`), ...name.map((p) => Buffer.from(p as never))]);
+
+  it('leaves out a session directory or transcript whose name is not UTF-8 and records it, keeping a real U+FFFD name', () => {
+    const { root, transcripts } = storeRoot();
+    const bucket = join(root, 'chats', 'bucket');
+    for (const name of [Buffer.from(`${bucket}/good`), raw(bucket, 'ok\uFFFD'), raw(bucket, 'bad', [0xff])]) {
+      mkdirSync(name, { recursive: true });
+      writeFileSync(Buffer.concat([name, Buffer.from('/store.db')]), '');
+    }
+    writeFileSync(join(transcripts, 'fine.jsonl'), '{}\n');
+    writeFileSync(raw(transcripts, 'half', [0xc3], '.jsonl'), '{}\n');
+    const inventory = inventoryStoreRoot(root);
+    expect(inventory.sessionDirs.map((d) => d.sessionId)).toEqual(['good', 'ok\uFFFD']);
+    expect(inventory.transcripts.map((t) => t.sessionId)).toEqual(['fine']);
+    expect(inventory.unlistable).toEqual(['name-not-utf8', 'name-not-utf8']);
+    const diagnostics = unlistableStoreDirectories(inventory.unlistable);
+    expect(diagnostics.map((d) => [d.code, d.details])).toEqual([
+      [
+        'SOURCE_ENCODING_INVALID',
+        { sourceKind: 'store', part: 'entry-name', problem: 'invalid-utf8', count: 2, outcome: 'partial' },
+      ],
+    ]);
+    expect(JSON.stringify(diagnostics)).not.toContain(root);
+  });
+});
