@@ -8,6 +8,7 @@ import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { sourceKeyFor } from '../fs/source-identity.js';
+import { keepUtf8Names } from '../fs/utf8-entry-names.js';
 import { rejectionDiagnostic } from './capture-rejection.js';
 import { CaptureInputNotAFile, NOT_A_FILE, nonFileType } from './input-not-a-file.js';
 
@@ -70,7 +71,16 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
     }
     let children: Dirent[];
     try {
-      children = readdirSync(path, { withFileTypes: true });
+      const listed = keepUtf8Names(path, readdirSync(path, { withFileTypes: true }));
+      if (listed.notUtf8 > 0)
+        diagnostics.push(
+          skipped('SOURCE_ENCODING_INVALID', 'Input entries whose names are not UTF-8 were not read', path, {
+            part: 'entry-name',
+            problem: 'invalid-utf8',
+            count: listed.notUtf8,
+          }),
+        );
+      children = listed.entries;
     } catch (error) {
       // A folder that may not be listed is refused like an unreadable file (CAPTURE_UNREADABLE).
       diagnostics.push(rejectionDiagnostic(error, sourceKeyFor('capture-file', path)));

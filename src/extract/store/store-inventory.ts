@@ -4,9 +4,9 @@
  * transcripts under `projects/<slug>/agent-transcripts/` (nested, flat, subagents, legacy `.txt`).
  * Only directory listings and `meta.json` are read; no conversation payload.
  */
-import { isUtf8 } from 'node:buffer';
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { keepUtf8Names } from '../fs/utf8-entry-names.js';
 import { readMetaJson } from './meta-json.js';
 import type { DbExpectation, MetaJsonFacts } from './store-contribution.js';
 
@@ -55,30 +55,15 @@ const EPOCH_BUCKET = /^\d{13}$/;
 function list(dir: string, walk: Walk): Dirent[] {
   let entries: Dirent[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    const listed = keepUtf8Names(dir, readdirSync(dir, { withFileTypes: true }));
+    for (let i = 0; i < listed.notUtf8; i++) walk.unlistable.push('name-not-utf8');
+    entries = listed.entries;
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'unknown';
     if (reason !== 'ENOENT' && reason !== 'ENOTDIR') walk.unlistable.push(reason);
     return [];
   }
-  // Node decodes names with U+FFFD for invalid bytes: only then are the raw names checked.
-  if (entries.some((e) => e.name.includes('\uFFFD'))) entries = withUtf8Names(dir, entries, walk);
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-/** The entries whose raw name is valid UTF-8; each other one is recorded as `name-not-utf8`. */
-function withUtf8Names(dir: string, entries: Dirent[], walk: Walk): Dirent[] {
-  const valid = new Set<string>();
-  try {
-    for (const raw of readdirSync(dir, { encoding: 'buffer' })) {
-      if (isUtf8(raw)) valid.add(raw.toString('utf8'));
-      else walk.unlistable.push('name-not-utf8');
-    }
-  } catch (error) {
-    walk.unlistable.push((error as NodeJS.ErrnoException).code ?? 'unknown');
-    return [];
-  }
-  return entries.filter((e) => valid.has(e.name));
 }
 
 function hasFile(entries: Dirent[], name: string): boolean {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completeBasic } from '../../../fixtures/capture/cli-captures.js';
@@ -33,6 +33,20 @@ describe('walkInputs', () => {
       'CAPTURE_INPUT_MISSING',
       'CAPTURE_SYMLINK_SKIPPED',
       'CAPTURE_SYMLINK_SKIPPED',
+    ]);
+    expect(JSON.stringify(result.diagnostics)).not.toContain(root);
+  });
+
+  it('reports entries whose names are not UTF-8 as SOURCE_ENCODING_INVALID instead of missing paths', () => {
+    const root = tempDir();
+    const kept = writeCapture(root, 'ok.ndjson', completeBasic());
+    const bad = Buffer.concat([Buffer.from(`${root}/sub`), Buffer.from([0xff])]);
+    mkdirSync(bad);
+    writeFileSync(Buffer.concat([bad, Buffer.from('/x.ndjson')]), completeBasic());
+    const result = walkInputs([root]);
+    expect(result.files).toEqual([kept]);
+    expect(result.diagnostics.map((d) => [d.code, d.details])).toEqual([
+      ['SOURCE_ENCODING_INVALID', { part: 'entry-name', problem: 'invalid-utf8', count: 1 }],
     ]);
     expect(JSON.stringify(result.diagnostics)).not.toContain(root);
   });
