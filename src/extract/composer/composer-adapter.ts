@@ -53,9 +53,11 @@ export class ComposerAdapter implements SourceAdapter {
   /** `keyFor` lets a carrier whose files are temporary copies (a backup) keep stable source keys. */
   constructor(private readonly keyFor?: SourceKeyDeriver) {}
 
-  async discover(roots: SourceRoots): Promise<DiscoveredSource[]> {
+  async discover(roots: SourceRoots, ctx?: ReadContext): Promise<DiscoveredSource[]> {
     this.sources =
-      roots.cursorUserDir === null ? [] : discoverUserDir(roots.cursorUserDir, roots.carrier, this.keyFor);
+      roots.cursorUserDir === null
+        ? []
+        : discoverUserDir(roots.cursorUserDir, roots.carrier, this.keyFor, ctx?.diagnostics);
     this.tree = null;
     return this.sources;
   }

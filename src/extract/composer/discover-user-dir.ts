@@ -1,8 +1,10 @@
 /** Finds the Composer databases of a Cursor `User` directory without reading any payload. */
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Diagnostic, type DiagnosticSink, diagnostic } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
 import { fingerprintFile, sourceKeyFor } from '../fs/source-identity.js';
+import { keepUtf8Names } from '../fs/utf8-entry-names.js';
 import type { Carrier, DiscoveredSource, SourceKind } from '../source-adapter.js';
 
 const SQLITE_SIDECARS = ['-wal'] as const;
@@ -27,9 +29,11 @@ function entryType(path: string): 'file' | 'directory' | 'absent' | 'other' {
  * permission) holds no database the run can open, as an unreadable workspace directory does
  * (`entryType` says `absent`); the global DB is still read.
  */
-function workspaceDirNames(workspaceRoot: string): string[] {
+function workspaceDirNames(workspaceRoot: string, diagnostics?: DiagnosticSink): string[] {
   try {
-    return readdirSync(workspaceRoot, { withFileTypes: true })
+    const listed = keepUtf8Names(workspaceRoot, readdirSync(workspaceRoot, { withFileTypes: true }));
+    if (listed.notUtf8 > 0) diagnostics?.add(workspaceNamesNotUtf8(listed.notUtf8));
+    return listed.entries
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
       .sort();
@@ -40,6 +44,15 @@ function workspaceDirNames(workspaceRoot: string): string[] {
   }
 }
 
+/** Their databases are left out like an unreadable workspace directory's, but never silently. */
+function workspaceNamesNotUtf8(count: number): Diagnostic {
+  return diagnostic(
+    'SOURCE_ENCODING_INVALID',
+    'Workspace directories whose names are not UTF-8 were not read',
+    { sourceKind: 'composer', part: 'entry-name', problem: 'invalid-utf8', count },
+  );
+}
+
 /** Derives a source's opaque key from its kind and physical path (a backup keys by archive entry). */
 export type SourceKeyDeriver = (kind: SourceKind, locator: string) => string;
 
@@ -47,6 +60,7 @@ export function discoverUserDir(
   userDir: string,
   carrier: Carrier,
   keyFor: SourceKeyDeriver = sourceKeyFor,
+  diagnostics?: DiagnosticSink,
 ): DiscoveredSource[] {
   const sources: DiscoveredSource[] = [];
   const globalDb = join(userDir, 'globalStorage', 'state.vscdb');
@@ -68,7 +82,7 @@ export function discoverUserDir(
   }
   const workspaceRoot = join(userDir, 'workspaceStorage');
   if (entryType(workspaceRoot) === 'directory') {
-    for (const name of workspaceDirNames(workspaceRoot)) {
+    for (const name of workspaceDirNames(workspaceRoot, diagnostics)) {
       const db = join(workspaceRoot, name, 'state.vscdb');
       if (entryType(db) !== 'file') continue;
       sources.push({
