@@ -4,11 +4,11 @@
  * one) and special files are never opened; skipped entries become diagnostics, except a special
  * file named directly, which is a usage error; a folder that cannot be listed is a refused source.
  */
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { sourceKeyFor } from '../fs/source-identity.js';
-import { keepUtf8Names } from '../fs/utf8-entry-names.js';
+import { listUtf8Entries } from '../fs/utf8-entry-names.js';
 import { rejectionDiagnostic } from './capture-rejection.js';
 import { CaptureInputNotAFile, NOT_A_FILE, nonFileType } from './input-not-a-file.js';
 
@@ -71,7 +71,7 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
     }
     let children: Dirent[];
     try {
-      const listed = keepUtf8Names(path, readdirSync(path, { withFileTypes: true }));
+      const listed = listUtf8Entries(path);
       if (listed.notUtf8 > 0)
         diagnostics.push(
           skipped('SOURCE_ENCODING_INVALID', 'Input entries whose names are not UTF-8 were not read', path, {

@@ -1,10 +1,10 @@
 /** Finds the Composer databases of a Cursor `User` directory without reading any payload. */
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Diagnostic, type DiagnosticSink, diagnostic } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
 import { fingerprintFile, sourceKeyFor } from '../fs/source-identity.js';
-import { keepUtf8Names } from '../fs/utf8-entry-names.js';
+import { listUtf8Entries } from '../fs/utf8-entry-names.js';
 import type { Carrier, DiscoveredSource, SourceKind } from '../source-adapter.js';
 
 const SQLITE_SIDECARS = ['-wal'] as const;
@@ -31,7 +31,7 @@ function entryType(path: string): 'file' | 'directory' | 'absent' | 'other' {
  */
 function workspaceDirNames(workspaceRoot: string, diagnostics?: DiagnosticSink): string[] {
   try {
-    const listed = keepUtf8Names(workspaceRoot, readdirSync(workspaceRoot, { withFileTypes: true }));
+    const listed = listUtf8Entries(workspaceRoot);
     if (listed.notUtf8 > 0) diagnostics?.add(workspaceNamesNotUtf8(listed.notUtf8));
     return listed.entries
       .filter((entry) => entry.isDirectory())

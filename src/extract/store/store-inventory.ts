@@ -4,9 +4,9 @@
  * transcripts under `projects/<slug>/agent-transcripts/` (nested, flat, subagents, legacy `.txt`).
  * Only directory listings and `meta.json` are read; no conversation payload.
  */
-import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { keepUtf8Names } from '../fs/utf8-entry-names.js';
+import { listUtf8Entries } from '../fs/utf8-entry-names.js';
 import { readMetaJson } from './meta-json.js';
 import type { DbExpectation, MetaJsonFacts } from './store-contribution.js';
 
@@ -55,7 +55,7 @@ const EPOCH_BUCKET = /^\d{13}$/;
 function list(dir: string, walk: Walk): Dirent[] {
   let entries: Dirent[];
   try {
-    const listed = keepUtf8Names(dir, readdirSync(dir, { withFileTypes: true }));
+    const listed = listUtf8Entries(dir);
     for (let i = 0; i < listed.notUtf8; i++) walk.unlistable.push('name-not-utf8');
     entries = listed.entries;
   } catch (error) {
