@@ -2,13 +2,14 @@
 import type { MessageRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
 import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from './archive-keys.js';
 import { canonicalJson } from './canonical-json.js';
+import { jsonColumn } from './json-column.js';
 import type { NormalizedSession } from './normalized-session.js';
 import { deriveSessionTimes, resolveMessageTimes } from './session-times.js';
 import type { SessionView } from './session-view.js';
 import { computeViewDigest } from './view-digest.js';
 
 function jsonOrNull(value: unknown): string | null {
-  return value === undefined || value === null ? null : canonicalJson(value);
+  return value === undefined || value === null ? null : jsonColumn(value);
 }
 
 function sumOrNull(values: (number | null)[]): number | null {
@@ -60,7 +61,7 @@ export function finalizeSession(view: SessionView): NormalizedSession {
         params: jsonOrNull(call.params),
         result: call.result,
         error: call.error,
-        files: canonicalJson(call.files),
+        files: jsonColumn(call.files),
         user_decision: call.userDecision,
         extensions: jsonOrNull(call.extensions),
       });
