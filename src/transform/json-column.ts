@@ -3,7 +3,7 @@
  * (JSON-in-a-string source fields, such as tool arguments cut mid-character, can hold one): DuckDB's
  * JSON type rejects that text, so any query parsing the column would fail, and no UTF-8 text can carry
  * the surrogate itself. Such a value is stored as `{"_raw": <its canonical text>}`: valid JSON,
- * nothing lost, and marked. Identities and the view digest hash the value itself, not this text.
+ * nothing lost, and marked. Tool identities hash the value itself; the view digest, this text.
  */
 import { canonicalJson } from './canonical-json.js';
 
