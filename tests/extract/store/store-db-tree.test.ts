@@ -114,6 +114,15 @@ describe('store.db leaves', () => {
     for (const text of ['[{"role":"user"}]', '"{}"', '\uFEFF\uFEFF{"role":"user"}', '\u00a0{"a":1}', ''])
       expect(decodeLeaf(Buffer.from(text))).toBeNull();
   });
+
+  it('a leaf whose JSON escapes an unpaired surrogate is not a leaf (malformed), plain or in protobuf field 4', () => {
+    expect(decodeLeaf(Buffer.from('{"role":"user","content":"a\\ud800"}'))).toBeNull();
+    expect(decodeLeaf(protobufLeaf({ role: 'assistant', content: 'cut \ud83d' }))).toBeNull();
+    expect(decodeLeaf(Buffer.from('{"role":"user","content":"\\ud83d\\ude00"}'))).toEqual({
+      role: 'user',
+      content: '😀',
+    });
+  });
 });
 
 describe('store.db meta row', () => {
@@ -133,6 +142,11 @@ describe('store.db meta row', () => {
     expect(() => decodeStoreMetaRow('7b7')).toThrow(StoreMetaInvalid);
     expect(() => decodeStoreMetaRow('7g')).toThrow(expect.objectContaining({ reason: 'non-hex' }));
     expect(() => decodeStoreMetaRow('7b7')).toThrow(expect.objectContaining({ reason: 'odd-length' }));
+  });
+
+  it('rejects JSON that escapes an unpaired surrogate as invalid encoding', () => {
+    const hex = Buffer.from('{"name":"a\\udc00"}').toString('hex');
+    expect(() => decodeStoreMetaRow(hex)).toThrow(expect.objectContaining({ reason: 'invalid-encoding' }));
   });
 
   it('reads an absent or null root as no conversation, but rejects a root that is not a 64-hex blob ID', () => {
