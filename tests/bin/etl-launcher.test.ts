@@ -11,8 +11,8 @@ interface Launched {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** The malloc settings the CLI's Node process saw, recorded by a preload. */
-  seen: { arenaMax?: string; mmapThreshold?: string };
+  /** The malloc settings and Node options the CLI's process saw, recorded by a preload. */
+  seen: { arenaMax?: string; mmapThreshold?: string; execArgv: string[] };
 }
 
 function launch(command: string, args: readonly string[], env: Record<string, string> = {}): Launched {
@@ -22,7 +22,8 @@ function launch(command: string, args: readonly string[], env: Record<string, st
   writeFileSync(
     preload,
     `require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify({
-      arenaMax: process.env.MALLOC_ARENA_MAX, mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ }));`,
+      arenaMax: process.env.MALLOC_ARENA_MAX, mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_,
+      execArgv: process.execArgv }));`,
   );
   const base = { ...process.env };
   delete base.MALLOC_ARENA_MAX;
@@ -45,12 +46,17 @@ describe('bin/etl', () => {
     const run = launch(LAUNCHER, ['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: etl');
-    expect(run.seen).toEqual({ arenaMax: '2', mmapThreshold: '262144' });
+    expect(run.seen).toMatchObject({ arenaMax: '2', mmapThreshold: '262144' });
+  });
+
+  it('starts Node with single-threaded GC (V8 reads it only at start; the CLI alone does not set it)', () => {
+    expect(launch(LAUNCHER, ['--help']).seen.execArgv).toEqual(['--single-threaded-gc']);
+    expect(launch(process.execPath, [CLI, '--help']).seen.execArgv).toEqual([]);
   });
 
   it('keeps malloc settings the caller already chose', () => {
     const run = launch(LAUNCHER, ['--help'], { MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '131072' });
-    expect(run.seen).toEqual({ arenaMax: '4', mmapThreshold: '131072' });
+    expect(run.seen).toMatchObject({ arenaMax: '4', mmapThreshold: '131072' });
   });
 
   it('passes arguments, output and the exit category through unchanged (a usage error exits 2)', () => {
