@@ -28,10 +28,15 @@ async function viewNames(path: string): Promise<string[]> {
 }
 
 /** One run through the target: begin, an optional batch of sessions, finish, close. */
-async function run(path: string, runId: string, sessions: readonly NormalizedSession[]): Promise<void> {
+async function run(
+  path: string,
+  runId: string,
+  sessions: readonly NormalizedSession[],
+  mode: 'full' | 'since-last' = 'full',
+): Promise<void> {
   const target = await DuckDbTarget.open(path);
   try {
-    await target.beginRun({ runId, startedAtMs: 0, mode: 'full', optionsDigest: 'o' });
+    await target.beginRun({ runId, startedAtMs: 0, mode, optionsDigest: 'o' });
     if (sessions.length > 0) await target.loadBatch(sessions);
     await target.finishRun(runId, 'committed', 1, emptyCounts());
   } finally {
@@ -68,6 +73,22 @@ describe('opening and closing the DuckDB warehouse', () => {
       runQuery(c, 'SELECT run_id, status FROM etl_runs ORDER BY run_id'),
     );
     expect(runs.rows).toEqual(['r1', 'r2', 'r3'].map((run_id) => ({ run_id, status: 'committed' })));
+  });
+
+  it('an incremental run that replaces a session leaves its small WAL; a full one that does checkpoints it', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await run(path, 'r1', sessions);
+    expect(existsSync(`${path}.wal`)).toBe(false);
+    const edited = withEditedContent(sessions[0]!, 'edited in place');
+    await run(path, 'r2', [edited], 'since-last');
+    expect(statSync(`${path}.wal`).size).toBeGreaterThan(0);
+    // The replacement is in the kept WAL, which the next open replays.
+    const content = await withReadOnlyWarehouse(path, (c) =>
+      runQuery(c, `SELECT count(*)::INTEGER AS n FROM messages WHERE content = 'edited in place'`),
+    );
+    expect(content.rows).toEqual([{ n: 1 }]);
+    await run(path, 'r3', [sessions[0]!], 'full');
+    expect(existsSync(`${path}.wal`)).toBe(false);
   });
 
   /** A sample session grown to 5,000 messages of ~1 KB: more than two row groups in one batch. */
