@@ -32,9 +32,8 @@ export class DuckDbTarget implements WarehouseTarget {
   readonly kind = 'duckdb' as const;
   readonly ledger: DuckDbLedger;
   private diagnosticSeq = 0;
-  /** Whether any session row was written: a full run that wrote some checkpoints them at close. */
+  /** Whether any session row was written: only a run that wrote none may skip the close checkpoint. */
   private wroteSessionRows = false;
-  private incremental = false;
 
   private constructor(
     private readonly warehouse: DuckDbWarehouse,
@@ -54,7 +53,6 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   async beginRun(run: RunInfo): Promise<void> {
-    this.incremental = run.mode === 'since-last';
     await this.inTransaction(async () => {
       // The caller holds the run lock, so any run still marked running died without finishing.
       await this.connection.run("UPDATE etl_runs SET status = 'interrupted' WHERE status = 'running'");
@@ -187,9 +185,9 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   async close(): Promise<void> {
-    // A full load leaves a file that holds its sessions alone; an incremental run's few changes ride
-    // in a small WAL until it grows, since the checkpoint cost most of a one-session run.
-    const kept = (this.incremental || !this.wroteSessionRows) && (await this.warehouse.keepSmallWal());
+    // Session rows are checkpointed at close: the file alone holds them, and a DuckDB client opened
+    // with its default 122,880-row groups never checkpoints them itself (it would rewrite whole tables).
+    const kept = !this.wroteSessionRows && (await this.warehouse.keepSmallWal());
     // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
     if (!kept) collectGarbage();
     this.warehouse.close();

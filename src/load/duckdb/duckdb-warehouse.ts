@@ -42,10 +42,8 @@ export interface DuckDbWarehouse extends OpenedWarehouse {
 
 /**
  * A checkpoint costs ~40 ms however little it writes (a no-op `--since-last` writes only its run
- * record and ledger stamps, ~70 KB of WAL; replayed at the next open in ~2 ms), and ~100-170 ms after
- * a one-session replace at 2,000 sessions (it recompresses each changed table's last row group; that
- * WAL is ~400 KB, replayed in ~15-60 ms). Past this size the close checkpoints as usual, so successive
- * small runs never pile up a long replay.
+ * record and ledger stamps, ~70 KB of WAL); replaying such a WAL at the next open costs ~2 ms. Past
+ * this size the close checkpoints as usual, so successive no-op runs never pile up a long replay.
  */
 const KEPT_WAL_MAX_BYTES = 1024 * 1024;
 
