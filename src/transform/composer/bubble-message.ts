@@ -96,7 +96,7 @@ function toolError(status: string, result: unknown): string | null {
     for (const field of ['error', 'message', 'stderr', 'output', 'resultForModel']) {
       const text = nonEmptyString(parsed[field]);
       // A field of the re-parsed result may spell an unpaired surrogate; the raw result below holds it as text.
-      if (text !== null && text.isWellFormed()) return text;
+      if (text?.isWellFormed()) return text;
     }
   }
   return typeof result === 'string' && result.length > 0 ? result : null;
