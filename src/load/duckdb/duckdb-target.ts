@@ -185,8 +185,7 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   async close(): Promise<void> {
-    // Session rows are checkpointed at close: the file alone holds them, and a DuckDB client opened
-    // with its default 122,880-row groups never checkpoints them itself (it would rewrite whole tables).
+    // Session rows are checkpointed at close, so the file alone holds them (docs/operations.md).
     const kept = !this.wroteSessionRows && (await this.warehouse.keepSmallWal());
     // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
     if (!kept) collectGarbage();

@@ -75,7 +75,7 @@ describe('opening and closing the DuckDB warehouse', () => {
     expect(runs.rows).toEqual(['r1', 'r2', 'r3'].map((run_id) => ({ run_id, status: 'committed' })));
   });
 
-  it('an incremental run that replaces one session checkpoints it too: no WAL holds content rows for another client to checkpoint', async () => {
+  it('an incremental run that replaces one session checkpoints it too, so the file alone holds it', async () => {
     const path = join(tempDir(), 'w.duckdb');
     await run(path, 'r1', sessions);
     await run(path, 'r2', [withEditedContent(sessions[0]!, 'edited in place')], 'since-last');
