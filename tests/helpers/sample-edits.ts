@@ -1,4 +1,4 @@
-/** Edits the sample's global `state.vscdb` in place, as Cursor does between runs. */
+/** Edits the sample's global `state.vscdb` as Cursor does between runs. */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -13,7 +13,8 @@ export function editBubbleText(userDir: string, composerId: string, bubbleId: st
     const row = db.prepare('SELECT value FROM cursorDiskKV WHERE key = ?').get(key) as { value: string };
     const bubble = JSON.parse(String(row.value)) as { text: string };
     bubble.text = text;
-    db.prepare('UPDATE cursorDiskKV SET value = ? WHERE key = ?').run(JSON.stringify(bubble), key);
+    // Cursor writes with INSERT; the table's UNIQUE ON CONFLICT REPLACE gives the row a new rowid.
+    db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run(key, JSON.stringify(bubble));
   } finally {
     db.close();
   }

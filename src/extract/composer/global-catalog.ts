@@ -1,8 +1,9 @@
 /**
  * Catalogs the sessions of a global `state.vscdb` without reading payloads: a skip-scan over the
  * `bubbleId:` key index finds each composer ID with at least one bubble in O(sessions) index
- * seeks, and a per-session fingerprint (row count, max rowid, summed value lengths) detects change;
- * its stats query runs only when the fingerprint is asked for before a hydration supplied it.
+ * seeks, and a per-session fingerprint (row count, max rowid, summed rowids) detects change; its
+ * stats query reads only the key index and runs only when the fingerprint is asked for before a
+ * hydration supplied it.
  */
 
 import type Database from 'better-sqlite3';
@@ -13,6 +14,10 @@ import { LazyFingerprint, type SessionStats } from './session-fingerprint.js';
 
 export const BUBBLE_PREFIX = 'bubbleId:';
 export const COMPOSER_DATA_PREFIX = 'composerData:';
+
+/** One session's bubble stats: it names only `key` and `rowid`, so SQLite answers from the key index. */
+export const SESSION_STATS_SQL = `SELECT count(*) AS n, max(rowid) AS maxRow, total(rowid) AS rowSum
+  FROM cursorDiskKV WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)`;
 
 export interface GlobalCatalogEntry {
   composerId: string;
@@ -28,10 +33,7 @@ export function* scanGlobalSessions(
       WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, 9) = CAST('bubbleId:' AS BLOB)
       ORDER BY key LIMIT 1`,
   );
-  const stats = db.prepare(
-    `SELECT count(*) AS n, max(rowid) AS maxRow, total(octet_length(value)) AS bytes, total(rowid) AS rowSum
-       FROM cursorDiskKV WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)`,
-  );
+  const stats = db.prepare(SESSION_STATS_SQL);
   const composerRow = db.prepare(
     `SELECT rowid AS rid, octet_length(value) AS len FROM cursorDiskKV
       WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
@@ -41,7 +43,6 @@ export function* scanGlobalSessions(
     const s = stats.get(prefix, prefixUpperBound(prefix), Buffer.byteLength(prefix), prefix) as {
       n: number;
       maxRow: number | null;
-      bytes: number;
       rowSum: number;
     };
     const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
@@ -49,7 +50,6 @@ export function* scanGlobalSessions(
     return {
       rows: s.n,
       maxRowid: s.maxRow,
-      valueBytes: s.bytes,
       rowidSum: s.rowSum,
       docRowid: doc?.rid ?? null,
       docBytes: doc?.len ?? null,

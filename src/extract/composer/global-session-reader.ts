@@ -30,7 +30,6 @@ export function readGlobalSession(
     const seen: SessionStats = {
       rows: 0,
       maxRowid: null,
-      valueBytes: 0,
       rowidSum: 0,
       docRowid: docMeta?.rowid ?? null,
       docBytes: docMeta === null || docMeta.isNull ? null : docMeta.byteLength,
@@ -44,8 +43,8 @@ export function readGlobalSession(
         read.bubbles.push({ rowid: meta.rowid, keyBubbleId: meta.key.slice(prefix.length), bytes });
       }
     }
-    // Sums past 2^53 would differ from SQLite's; the catalog's stats query then computes them.
-    if (Number.isSafeInteger(seen.rowidSum) && Number.isSafeInteger(seen.valueBytes)) stats = seen;
+    // A sum past 2^53 would differ from SQLite's; the catalog's stats query then computes it.
+    if (Number.isSafeInteger(seen.rowidSum)) stats = seen;
   } catch (error) {
     if (error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid) {
       read.readFailure = error.asDiagnostic(scope);
@@ -60,7 +59,6 @@ export function readGlobalSession(
 function addPage(stats: SessionStats, page: readonly KeyRowMeta[]): void {
   for (const meta of page) {
     stats.rows++;
-    stats.valueBytes += meta.byteLength;
     stats.rowidSum += meta.rowid;
   }
   if (page.length > 0) stats.maxRowid = page[page.length - 1]!.rowid;

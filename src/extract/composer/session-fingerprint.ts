@@ -1,15 +1,16 @@
 /**
- * A global session's change evidence: its bubble rows' count, max rowid, summed value lengths and
- * summed rowids, plus the `composerData` row's rowid and length. It is computed only when asked for:
- * a complete hydration, which read the same rows in the same snapshot, supplies it without the
- * catalog's stats query (which visits every bubble row once more).
+ * A global session's change evidence: its bubble rows' count, max rowid and summed rowids, plus the
+ * `composerData` row's rowid and length. Every write Cursor makes is an INSERT into a `UNIQUE ON
+ * CONFLICT REPLACE` table, which gives the row a new rowid, so the bubbles' evidence comes from the
+ * key index alone: value lengths cost a table lookup per bubble (~6x the index-only query).
+ * It is computed only when asked for: a complete hydration, which read the same rows in the same
+ * snapshot, supplies it without the catalog's stats query.
  */
 import { createHash } from 'node:crypto';
 
 export interface SessionStats {
   rows: number;
   maxRowid: number | null;
-  valueBytes: number;
   rowidSum: number;
   docRowid: number | null;
   docBytes: number | null;
@@ -17,16 +18,7 @@ export interface SessionStats {
 
 export function fingerprintOf(stats: SessionStats): string {
   return createHash('sha256')
-    .update(
-      JSON.stringify([
-        stats.rows,
-        stats.maxRowid,
-        stats.valueBytes,
-        stats.rowidSum,
-        stats.docRowid,
-        stats.docBytes,
-      ]),
-    )
+    .update(JSON.stringify([stats.rows, stats.maxRowid, stats.rowidSum, stats.docRowid, stats.docBytes]))
     .digest('hex');
 }
 

@@ -10,6 +10,7 @@ import {
 } from '../../../fixtures/composer/state-db-builder.js';
 import { ComposerAdapter } from '../../../src/extract/composer/composer-adapter.js';
 import type { ComposerGlobalBytesContribution } from '../../../src/extract/composer/composer-contribution.js';
+import { SESSION_STATS_SQL } from '../../../src/extract/composer/global-catalog.js';
 import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../../src/extract/read-context.js';
@@ -111,16 +112,44 @@ describe('global session fingerprints', () => {
     expect(big.sessionFingerprint).toBe((await fingerprints(userDir, limits, false)).get(BIG));
   });
 
-  it('an in-place edit of one bubble changes only that session fingerprint', async () => {
+  it('a bubble written again the way Cursor writes (an INSERT on its key: a new rowid) changes only that session fingerprint, even with the same value', async () => {
+    const userDir = join(tempDir('etl-fingerprint-'), 'User');
+    writeGlobal(userDir);
+    const before = await fingerprints(userDir, DEFAULT_READ_LIMITS, true);
+    const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
+    db.bubble(PLAIN, 'p1', json({ type: 1, text: 'hello' }));
+    db.close();
+    const after = await fingerprints(userDir, DEFAULT_READ_LIMITS, false);
+    for (const [id, fingerprint] of before) expect(after.get(id) === fingerprint).toBe(id !== PLAIN);
+  });
+
+  it('a bubble updated in place with its composerData written again changes only that session fingerprint', async () => {
     const userDir = join(tempDir('etl-fingerprint-'), 'User');
     writeGlobal(userDir);
     const before = await fingerprints(userDir, DEFAULT_READ_LIMITS, true);
     const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
     db.db
       .prepare('UPDATE cursorDiskKV SET value = ? WHERE key = ?')
-      .run(JSON.stringify({ type: 1, text: 'edited, longer' }), `bubbleId:${NO_DOC}:n1`);
+      .run(JSON.stringify({ type: 1, text: 'edited, longer' }), `bubbleId:${BIG}:b1`);
+    const doc = db.db.prepare('SELECT value FROM cursorDiskKV WHERE key = ?').get(`composerData:${BIG}`) as {
+      value: string;
+    };
+    db.composerData(BIG, rawText(doc.value));
     db.close();
     const after = await fingerprints(userDir, DEFAULT_READ_LIMITS, false);
-    for (const [id, fingerprint] of before) expect(after.get(id) === fingerprint).toBe(id !== NO_DOC);
+    for (const [id, fingerprint] of before) expect(after.get(id) === fingerprint).toBe(id !== BIG);
+  });
+
+  it('the stats query of a session reads only the key index of the real DDL, never a table row', () => {
+    const userDir = join(tempDir('etl-fingerprint-'), 'User');
+    writeGlobal(userDir);
+    const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
+    const plan = db.db
+      .prepare(`EXPLAIN QUERY PLAN ${SESSION_STATS_SQL}`)
+      .all('bubbleId:a:', 'bubbleId:a;', 11, 'bubbleId:a:') as { detail: string }[];
+    db.close();
+    expect(plan.map((step) => step.detail)).toEqual([
+      expect.stringMatching(/^SEARCH cursorDiskKV USING COVERING INDEX sqlite_autoindex_cursorDiskKV_1 /),
+    ]);
   });
 });
