@@ -24,6 +24,12 @@ import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../rep
 import type { LedgerBatch } from '../sync-ledger.js';
 import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
 import { guardWrite } from '../write-failure.js';
+import {
+  closingVacuum,
+  DEFER_VACUUM_SQL,
+  recordDeferredRuns,
+  storedDeferredRuns,
+} from './deferred-vacuum.js';
 import { DuckDbLedger } from './duckdb-ledger.js';
 import { type DuckDbWarehouse, openWarehouse } from './duckdb-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
@@ -32,8 +38,8 @@ export class DuckDbTarget implements WarehouseTarget {
   readonly kind = 'duckdb' as const;
   readonly ledger: DuckDbLedger;
   private diagnosticSeq = 0;
-  /** Whether any session row was written: only a run that wrote none may skip the close checkpoint. */
-  private wroteSessionRows = false;
+  /** Session rows this run wrote: only a run that wrote none may skip the close checkpoint. */
+  private sessionRowsWritten = 0;
 
   private constructor(
     private readonly warehouse: DuckDbWarehouse,
@@ -92,7 +98,7 @@ export class DuckDbTarget implements WarehouseTarget {
     const { results, writes } = planLoads(sessions, archived, policy);
     if (writes.length === 0 && ledger === undefined) return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
-    if (writes.length > 0 || replaced.length > 0) this.wroteSessionRows = true;
+    let rows = 0;
     await this.inTransaction(async () => {
       faultPoint('batch-begun');
       if (replaced.length > 0) {
@@ -105,27 +111,19 @@ export class DuckDbTarget implements WarehouseTarget {
         faultPoint('batch-deleted');
       }
       if (writes.length > 0) {
+        const messages = writes.flatMap((s) => s.messages);
+        const toolCalls = writes.flatMap((s) => s.toolCalls);
+        const sourceInstances = writes.flatMap((s) => s.sourceInstances);
         await appendToTable(
           this.connection,
           sessionsTable,
           writes.map((s) => s.session),
         );
-        await appendToTable(
-          this.connection,
-          messagesTable,
-          writes.flatMap((s) => s.messages),
-        );
-        await appendToTable(
-          this.connection,
-          toolCallsTable,
-          writes.flatMap((s) => s.toolCalls),
-        );
-        await appendToTable(
-          this.connection,
-          sourceInstancesTable,
-          writes.flatMap((s) => s.sourceInstances),
-        );
+        await appendToTable(this.connection, messagesTable, messages);
+        await appendToTable(this.connection, toolCallsTable, toolCalls);
+        await appendToTable(this.connection, sourceInstancesTable, sourceInstances);
         faultPoint('batch-appended');
+        rows = writes.length + messages.length + toolCalls.length + sourceInstances.length;
       }
       if (ledger !== undefined) {
         await this.ledger.writeBatch(ledger, results);
@@ -137,6 +135,7 @@ export class DuckDbTarget implements WarehouseTarget {
       }
     });
     faultPoint('batch-committed');
+    this.sessionRowsWritten += rows;
     return results;
   }
 
@@ -185,11 +184,25 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   async close(): Promise<void> {
-    // Session rows are checkpointed at close, so the file alone holds them (docs/operations.md).
-    const kept = !this.wroteSessionRows && (await this.warehouse.keepSmallWal());
-    // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
-    if (!kept) collectGarbage();
-    this.warehouse.close();
+    try {
+      // Session rows are checkpointed at close, so the file alone holds them (docs/operations.md).
+      const wrote = this.sessionRowsWritten > 0;
+      if (wrote) await this.prepareClosingVacuum();
+      const kept = !wrote && (await this.warehouse.keepSmallWal());
+      // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
+      if (!kept) collectGarbage();
+    } finally {
+      this.warehouse.close();
+    }
+  }
+
+  private async prepareClosingVacuum(): Promise<void> {
+    const before = await storedDeferredRuns(this.connection);
+    const vacuum = closingVacuum(this.sessionRowsWritten, before);
+    if (vacuum.deferredRuns !== before) {
+      await this.inTransaction(() => recordDeferredRuns(this.connection, vacuum.deferredRuns));
+    }
+    if (vacuum.defer) await this.connection.run(DEFER_VACUUM_SQL);
   }
 
   private async archivedStates(ids: string[]): Promise<Map<string, ArchivedState>> {
