@@ -197,12 +197,17 @@ export class DuckDbTarget implements WarehouseTarget {
   }
 
   private async prepareClosingVacuum(): Promise<void> {
-    const before = await storedDeferredRuns(this.connection);
-    const vacuum = closingVacuum(this.sessionRowsWritten, before);
-    if (vacuum.deferredRuns !== before) {
-      await this.inTransaction(() => recordDeferredRuns(this.connection, vacuum.deferredRuns));
+    try {
+      const before = await storedDeferredRuns(this.connection);
+      const vacuum = closingVacuum(this.sessionRowsWritten, before);
+      if (vacuum.deferredRuns !== before) {
+        await this.inTransaction(() => recordDeferredRuns(this.connection, vacuum.deferredRuns));
+      }
+      if (vacuum.defer) await this.connection.run(DEFER_VACUUM_SQL);
+    } catch {
+      // After a failed write the connection may be unusable; the checkpoint then merges as usual, and
+      // the run reports the write's own error rather than this one.
     }
-    if (vacuum.defer) await this.connection.run(DEFER_VACUUM_SQL);
   }
 
   private async archivedStates(ids: string[]): Promise<Map<string, ArchivedState>> {

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closingVacuum, MAX_DEFERRED_RUNS } from '../../../src/load/duckdb/deferred-vacuum.js';
 import { DuckDbTarget } from '../../../src/load/duckdb/duckdb-target.js';
@@ -103,5 +105,21 @@ describe('the row-group merge at a writing run’s closing checkpoint', () => {
     }));
     await run(path, 'large', [withEditedContent({ ...base, messages }, 'edit large')]);
     expect(await state(path)).toMatchObject({ deferred: '0', edited: 1 });
+  });
+
+  it('a run whose deferral count cannot be read still closes and checkpoints its rows, merging as usual', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await run(path, 'r0', sessions);
+    const target = await DuckDbTarget.open(path);
+    await target.beginRun({ runId: 'r1', startedAtMs: 0, mode: 'since-last', optionsDigest: 'o' });
+    await target.loadBatch([another(1)]);
+    const warehouse = Reflect.get(target, 'warehouse') as { connection: DuckDBConnection };
+    await warehouse.connection.run('DROP TABLE etl_meta');
+    await expect(target.close()).resolves.toBeUndefined();
+    expect(existsSync(`${path}.wal`)).toBe(false);
+    const rows = await withReadOnlyWarehouse(path, (c) =>
+      runQuery(c, `SELECT count(*)::INT AS edited FROM messages WHERE content = 'edit 1'`),
+    );
+    expect(rows.rows).toEqual([{ edited: 1 }]);
   });
 });
