@@ -6,21 +6,10 @@ import { closingVacuum, MAX_DEFERRED_RUNS } from '../../../src/load/duckdb/defer
 import { DuckDbTarget } from '../../../src/load/duckdb/duckdb-target.js';
 import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
 import { WRITER_ROW_GROUP_ROWS } from '../../../src/load/duckdb/run-memory.js';
-import { emptyCounts } from '../../../src/sync/run-counts.js';
 import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { sampleSessions, withEditedContent } from '../../helpers/sample-sessions.js';
-
-async function run(path: string, runId: string, sessions: readonly NormalizedSession[]): Promise<void> {
-  const target = await DuckDbTarget.open(path);
-  try {
-    await target.beginRun({ runId, startedAtMs: 0, mode: 'since-last', optionsDigest: 'o' });
-    await target.loadBatch(sessions);
-    await target.finishRun(runId, 'committed', 1, emptyCounts());
-  } finally {
-    await target.close();
-  }
-}
+import { runThroughTarget } from '../../helpers/target-run.js';
 
 /** Row groups of `messages`, the stored count of deferred runs, and the edited message's content. */
 async function state(path: string) {
@@ -67,21 +56,21 @@ describe('the row-group merge at a writing run’s closing checkpoint', () => {
 
   it('small runs leave their rows in row groups of their own; the run after the last deferred one merges them all', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    await run(path, 'r0', sessions);
+    await runThroughTarget(path, 'r0', sessions, 'since-last');
     expect(await state(path)).toEqual({ groups: 1, deferred: '1', edited: 0 });
     for (let i = 1; i < MAX_DEFERRED_RUNS; i++) {
-      await run(path, `r${i}`, [another(i)]);
+      await runThroughTarget(path, `r${i}`, [another(i)], 'since-last');
       expect(await state(path)).toEqual({ groups: i + 1, deferred: String(i + 1), edited: i });
     }
-    await run(path, 'merge', [another(MAX_DEFERRED_RUNS)]);
+    await runThroughTarget(path, 'merge', [another(MAX_DEFERRED_RUNS)], 'since-last');
     expect(await state(path)).toEqual({ groups: 1, deferred: '0', edited: MAX_DEFERRED_RUNS });
   });
 
   it('a replaced session’s old rows stay deleted while the merge waits: queries see only the new view', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    await run(path, 'r0', sessions);
-    await run(path, 'r1', [withEditedContent(sessions[0]!, 'edit 1')]);
-    await run(path, 'r2', [withEditedContent(sessions[0]!, 'edit 2')]);
+    await runThroughTarget(path, 'r0', sessions, 'since-last');
+    await runThroughTarget(path, 'r1', [withEditedContent(sessions[0]!, 'edit 1')], 'since-last');
+    await runThroughTarget(path, 'r2', [withEditedContent(sessions[0]!, 'edit 2')], 'since-last');
     const rows = await withReadOnlyWarehouse(path, (c) =>
       runQuery(
         c,
@@ -95,7 +84,7 @@ describe('the row-group merge at a writing run’s closing checkpoint', () => {
 
   it('a run that writes a row group of rows merges at once and restarts the count', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    await run(path, 'r0', sessions);
+    await runThroughTarget(path, 'r0', sessions, 'since-last');
     const base = sessions[0]!;
     const messages = Array.from({ length: WRITER_ROW_GROUP_ROWS }, (_, i) => ({
       ...base.messages[0]!,
@@ -103,13 +92,18 @@ describe('the row-group merge at a writing run’s closing checkpoint', () => {
       archive_key: `cursor:${base.session.session_id}:m${i}`,
       ordinal: i,
     }));
-    await run(path, 'large', [withEditedContent({ ...base, messages }, 'edit large')]);
+    await runThroughTarget(
+      path,
+      'large',
+      [withEditedContent({ ...base, messages }, 'edit large')],
+      'since-last',
+    );
     expect(await state(path)).toMatchObject({ deferred: '0', edited: 1 });
   });
 
   it('a run whose deferral count cannot be read still closes and checkpoints its rows, merging as usual', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    await run(path, 'r0', sessions);
+    await runThroughTarget(path, 'r0', sessions, 'since-last');
     const target = await DuckDbTarget.open(path);
     await target.beginRun({ runId: 'r1', startedAtMs: 0, mode: 'since-last', optionsDigest: 'o' });
     await target.loadBatch([another(1)]);

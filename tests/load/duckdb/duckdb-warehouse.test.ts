@@ -6,10 +6,10 @@ import { openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
 import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
 import { WRITER_ROW_GROUP_ROWS } from '../../../src/load/duckdb/run-memory.js';
 import { sqlString } from '../../../src/load/duckdb/sql-string.js';
-import { emptyCounts } from '../../../src/sync/run-counts.js';
 import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { sampleSessions, withEditedContent } from '../../helpers/sample-sessions.js';
+import { runThroughTarget } from '../../helpers/target-run.js';
 
 async function execute(path: string, statements: string[]): Promise<void> {
   const opened = await openWarehouse(path, 'write');
@@ -25,23 +25,6 @@ async function viewNames(path: string): Promise<string[]> {
     runQuery(c, "SELECT view_name FROM duckdb_views() WHERE NOT internal AND view_name = 'v_sessions'"),
   );
   return result.rows.map((r) => String(r.view_name));
-}
-
-/** One run through the target: begin, an optional batch of sessions, finish, close. */
-async function run(
-  path: string,
-  runId: string,
-  sessions: readonly NormalizedSession[],
-  mode: 'full' | 'since-last' = 'full',
-): Promise<void> {
-  const target = await DuckDbTarget.open(path);
-  try {
-    await target.beginRun({ runId, startedAtMs: 0, mode, optionsDigest: 'o' });
-    if (sessions.length > 0) await target.loadBatch(sessions);
-    await target.finishRun(runId, 'committed', 1, emptyCounts());
-  } finally {
-    await target.close();
-  }
 }
 
 describe('opening and closing the DuckDB warehouse', () => {
@@ -62,11 +45,11 @@ describe('opening and closing the DuckDB warehouse', () => {
 
   it('a run that writes no session rows leaves its small WAL; one that writes sessions checkpoints it', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    await run(path, 'r1', []);
+    await runThroughTarget(path, 'r1', []);
     expect(existsSync(`${path}.wal`)).toBe(true);
-    await run(path, 'r2', sessions);
+    await runThroughTarget(path, 'r2', sessions);
     expect(existsSync(`${path}.wal`)).toBe(false);
-    await run(path, 'r3', []);
+    await runThroughTarget(path, 'r3', []);
     expect(existsSync(`${path}.wal`)).toBe(true);
     // The kept WAL is replayed at open: every committed run is there.
     const runs = await withReadOnlyWarehouse(path, (c) =>
@@ -77,8 +60,8 @@ describe('opening and closing the DuckDB warehouse', () => {
 
   it('an incremental run that replaces one session checkpoints it too, so the file alone holds it', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    await run(path, 'r1', sessions);
-    await run(path, 'r2', [withEditedContent(sessions[0]!, 'edited in place')], 'since-last');
+    await runThroughTarget(path, 'r1', sessions);
+    await runThroughTarget(path, 'r2', [withEditedContent(sessions[0]!, 'edited in place')], 'since-last');
     expect(existsSync(`${path}.wal`)).toBe(false);
     const content = await withReadOnlyWarehouse(path, (c) =>
       runQuery(c, `SELECT count(*)::INTEGER AS n FROM messages WHERE content = 'edited in place'`),
@@ -124,8 +107,8 @@ describe('opening and closing the DuckDB warehouse', () => {
   it('a changed complete view of a 5,000-message session replaces it whole: its old rows deleted and its new ones written straight to the file in one transaction', async () => {
     const path = join(tempDir(), 'w.duckdb');
     const before = largeSession();
-    await run(path, 'r1', [before]);
-    await run(path, 'r2', [withEditedContent(before, 'edited')]);
+    await runThroughTarget(path, 'r1', [before]);
+    await runThroughTarget(path, 'r2', [withEditedContent(before, 'edited')]);
     const rows = await withReadOnlyWarehouse(path, (c) =>
       runQuery(
         c,
