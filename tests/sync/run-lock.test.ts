@@ -64,13 +64,17 @@ describe('single writer: the run lock', () => {
     const holder = spawn(
       process.execPath,
       [
+        '--expose-gc',
         '--input-type=module',
         '-e',
         `import { DuckDBInstance } from '@duckdb/node-api';
          const db = await DuckDBInstance.create(${JSON.stringify(warehouse)});
-         await (await db.connect()).run('CREATE TABLE t (x INTEGER)');
-         process.stdout.write('ready\\n');
-         setInterval(() => {}, 1000);`,
+         const connection = await db.connect();
+         await connection.run('CREATE TABLE t (x INTEGER)');
+         // The timer holds both: a collected instance closes its file and drops the lock,
+         // so a collection runs before 'ready' to prove the hold survives one.
+         setInterval(() => [db, connection], 1000);
+         setTimeout(() => { globalThis.gc(); process.stdout.write('ready\\n'); }, 0);`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
