@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { type DuckDBAppender, DuckDBInstance } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
+import { NEW_WAREHOUSE_STORAGE_VERSION } from '../src/load/duckdb/storage-version.js';
 import { parseIntFlags } from './bench-args.js';
 
 const FLUSH_ROWS = 20_000;
@@ -143,7 +144,10 @@ function storePayloads(storeRoot: string, sink: FloorSink): void {
 const { strings } = parseIntFlags(process.argv.slice(2), {}, ['user-dir', 'store-root', 'out']);
 if (!strings['user-dir'] || !strings.out)
   throw new Error('usage: raw-floor --user-dir DIR [--store-root DIR] --out FILE.duckdb');
-const instance = await DuckDBInstance.create(strings.out);
+// The floor writes the same file format as the pipeline (it measured the same with the default).
+const instance = await DuckDBInstance.create(strings.out, {
+  storage_compatibility_version: NEW_WAREHOUSE_STORAGE_VERSION,
+});
 const connection = await instance.connect();
 await connection.run('CREATE TABLE payloads (key VARCHAR, sha256 VARCHAR, value VARCHAR)');
 const version = (await connection.runAndReadAll('SELECT version() AS v')).getRowObjects()[0]!.v;

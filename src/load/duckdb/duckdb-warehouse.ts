@@ -17,6 +17,7 @@ import { ANALYST_VIEWS, createViewSql } from '../views/analyst-views.js';
 import { DuckDBInstance } from './duckdb-api.js';
 import { runInstanceOptions, WRITER_ROW_GROUP_ROWS } from './run-memory.js';
 import { sqlString } from './sql-string.js';
+import { storageVersionOption } from './storage-version.js';
 import {
   assertNotNewer,
   migrate,
@@ -83,17 +84,20 @@ async function openReadOnly(
 
 /**
  * A writer attaches the file instead of opening it as the instance's database: the row group size
- * (run-memory.ts) is an option of ATTACH only. `USE` makes it the default catalog, so every
- * statement and appender names its tables as before.
+ * (run-memory.ts) and a new file's storage format (storage-version.ts) are options of ATTACH only.
+ * `USE` makes it the default catalog, so every statement and appender names its tables as before.
  */
 async function openForWriting(
   path: string,
   spillDir: string,
 ): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+  const creating = !existsSync(path);
   const instance = await DuckDBInstance.create(':memory:', runInstanceOptions(spillDir));
   const connection = await instance.connect();
   try {
-    await connection.run(`ATTACH ${sqlString(path)} AS warehouse (ROW_GROUP_SIZE ${WRITER_ROW_GROUP_ROWS})`);
+    await connection.run(
+      `ATTACH ${sqlString(path)} AS warehouse (ROW_GROUP_SIZE ${WRITER_ROW_GROUP_ROWS}${storageVersionOption(creating)})`,
+    );
     await connection.run('USE warehouse');
   } catch (error) {
     connection.closeSync();
