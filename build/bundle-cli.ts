@@ -1,10 +1,12 @@
 /**
  * Bundles the compiled CLI (`dist/src/cli/main.js`) in place into one ESM entry plus lazily loaded
  * chunks: Node then resolves and links a few dozen files instead of ~190, the largest part of a
- * no-op `--since-last`. Dependencies loaded with `require` (DuckDB, SQLite, commander, yauzl) stay
+ * no-op `--since-last`. `@duckdb/node-api` is bundled too (its own entry, for preloads that patch
+ * it); dependencies loaded with `require` (DuckDB's native bindings, SQLite, commander, yauzl) stay
  * outside, so preloads that patch them (the crash harness) still see the instances the CLI uses.
  */
 import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -19,13 +21,22 @@ await build({
   entryPoints: {
     main: join(cliDir, 'main.js'),
     'chunks/resolve-worker': join(cliDir, '..', 'sync', 'resolve-worker.js'),
+    // The bundled `@duckdb/node-api` as a module of its own: a preload that patches its classes (the
+    // crash harness) imports this entry and reaches the very classes the CLI uses.
+    'chunks/duckdb-node-api': createRequire(import.meta.url).resolve('@duckdb/node-api'),
   },
   outdir: cliDir,
   allowOverwrite: true,
   bundle: true,
   // apache-arrow declares itself side-effect free, but its Node entry registers the stream adapters
   // `toNodeStream` needs: bundled, they are tree-shaken away. It loads only with the export chunk.
-  external: ['apache-arrow'],
+  // The native DuckDB bindings load their platform's `.node` file at run time.
+  external: ['apache-arrow', '@duckdb/node-bindings'],
+  // Bundled CommonJS (`@duckdb/node-api`) requires its externals (`@duckdb/node-bindings`, `os`)
+  // through the `require` this gives every chunk.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   // Dynamic imports (the other commands, the transform stack, the Parquet target) stay lazy.
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',

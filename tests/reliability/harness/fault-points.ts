@@ -14,7 +14,11 @@
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { resolve } from 'node:path';
-import { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+
+// The CLI bundle carries its own `@duckdb/node-api` (build/bundle-cli.ts); this entry exports it.
+const bundledApi = new URL('../../../src/cli/chunks/duckdb-node-api.js', import.meta.url).href;
+const { DuckDBAppender, DuckDBConnection } = (await import(bundledApi))
+  .default as typeof import('@duckdb/node-api');
 
 const at = Number(process.env.ETL_FAULT_AT ?? '0');
 const errorCode = process.env.ETL_FAULT_ERROR;
