@@ -162,8 +162,11 @@ function inventoryTranscripts(root: string, walk: Walk, out: TranscriptEntry[]):
         continue;
       }
       const nestedDir = join(base, entry.name);
-      if (list(nestedDir, walk).some((e) => e.name === `${entry.name}.jsonl`))
+      const nested = list(nestedDir, walk);
+      if (nested.some((e) => e.name === `${entry.name}.jsonl`))
         add(entry.name, join(nestedDir, `${entry.name}.jsonl`), 'nested');
+      // Listed only when present: an absent one would cost a thrown ENOENT per transcript.
+      if (!nested.some((e) => e.name === 'subagents')) continue;
       for (const sub of list(join(nestedDir, 'subagents'), walk)) {
         const id = sub.isDirectory() ? null : stem(sub.name, '.jsonl');
         if (id !== null) add(id, join(nestedDir, 'subagents', sub.name), 'subagent', entry.name);
