@@ -9,6 +9,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { WRITER_ROW_GROUP_ROWS } from './run-memory.js';
+import { writeMetaValue } from './warehouse-version.js';
 
 /** `etl_meta` key of how many consecutive writing runs left their merge to a later one. */
 const DEFERRED_VACUUM_KEY = 'vacuum_deferred_runs';
@@ -42,6 +43,5 @@ export async function storedDeferredRuns(connection: DuckDBConnection): Promise<
 
 /** Runs inside the caller's transaction. */
 export async function recordDeferredRuns(connection: DuckDBConnection, deferredRuns: number): Promise<void> {
-  await connection.run('DELETE FROM etl_meta WHERE key = $1', [DEFERRED_VACUUM_KEY]);
-  await connection.run('INSERT INTO etl_meta VALUES ($1, $2)', [DEFERRED_VACUUM_KEY, String(deferredRuns)]);
+  await writeMetaValue(connection, DEFERRED_VACUUM_KEY, String(deferredRuns));
 }

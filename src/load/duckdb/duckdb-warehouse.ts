@@ -25,6 +25,7 @@ import {
   storedVersion,
   versionOf,
   WAREHOUSE_SCHEMA_VERSION,
+  writeMetaValue,
 } from './warehouse-version.js';
 
 /** `etl_meta` key of the digest of the DDL that last ran on the warehouse. */
@@ -190,8 +191,7 @@ async function ensureSchema(connection: DuckDBConnection): Promise<void> {
     } else if (version < WAREHOUSE_SCHEMA_VERSION) {
       await migrate(connection, version);
     }
-    await connection.run('DELETE FROM etl_meta WHERE key = $1', [SCHEMA_DIGEST_KEY]);
-    await connection.run('INSERT INTO etl_meta VALUES ($1, $2)', [SCHEMA_DIGEST_KEY, digest]);
+    await writeMetaValue(connection, SCHEMA_DIGEST_KEY, digest);
     await connection.run('COMMIT');
   } catch (error) {
     await connection.run('ROLLBACK');

@@ -17,6 +17,16 @@ export async function storedMeta(connection: DuckDBConnection): Promise<Map<stri
   return new Map(rows.getRowObjects().map((r) => [String(r.key), String(r.value)]));
 }
 
+/** Sets one `etl_meta` key (the table has no key constraint, so replace by delete + insert). */
+export async function writeMetaValue(
+  connection: DuckDBConnection,
+  key: string,
+  value: string,
+): Promise<void> {
+  await connection.run('DELETE FROM etl_meta WHERE key = $1', [key]);
+  await connection.run('INSERT INTO etl_meta VALUES ($1, $2)', [key, value]);
+}
+
 export function versionOf(meta: ReadonlyMap<string, string> | null): number | null {
   const value = meta?.get('schema_version');
   return value === undefined ? null : Number(value);
