@@ -15,6 +15,9 @@ export const configFileSchema = z
     prefer: z.enum(['composer', 'store']).optional(),
     sinceLast: z.boolean().optional(),
     sharedPermissions: z.boolean().optional(),
+    redact: z.boolean().optional(),
+    redactHomePaths: z.boolean().optional(),
+    redactionKeyFile: z.string().min(1).optional(),
   })
   .strict();
 

@@ -71,7 +71,11 @@ export function buildProgram(
     program.command('run').description('extract, transform and load Cursor history into the warehouse'),
   )
     .option('--since-last', 'incremental: skip sources unchanged since the last committed run')
-    .option('--redact', 'redact e-mails, bearer tokens, secret assignments and private keys before load')
+    .option('--redact', "redact secrets before load and make it the warehouse's policy (docs/redaction.md)")
+    .option('--no-redact', 'turn redaction off (a redacted warehouse also needs --allow-unredacted)')
+    .option('--redact-home-paths', 'also replace home-directory user names in paths (implies --redact)')
+    .option('--no-redact-home-paths', 'stop replacing home-directory user names')
+    .option('--allow-unredacted', 'consent to loading plaintext into a warehouse that is redacted')
     .option(SHARED_PERMISSIONS, SHARED_PERMISSIONS_HELP)
     .action(
       guarded(async (_opts: RunFlags, cmd: Command) => {
@@ -114,11 +118,25 @@ export function buildProgram(
     .command('verify')
     .description('recompute digests and check the warehouse; exit 5 on any mismatch')
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
+    .option('--secrets', 'scan for secrets instead; exit 5 when a redacted warehouse holds any')
     .option('--json', 'machine-readable output')
     .action(
       guarded(async (_opts, cmd: Command) => {
         const { verifyCommand } = await import('./commands/verify.js');
         return verifyCommand(cmd.optsWithGlobals(), createOutput(json(cmd)));
+      }),
+    );
+  program
+    .command('redact')
+    .description('re-redact the warehouse from its own rows and make redaction its policy')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
+    .option('--config <file>', 'JSON config file (target, redactHomePaths, redactionKeyFile)')
+    .option('--redact-home-paths', 'also replace home-directory user names in paths')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (_opts, cmd: Command) => {
+        const { redactCommand } = await import('./commands/redact.js');
+        return redactCommand(cmd.optsWithGlobals(), createOutput(json(cmd)));
       }),
     );
   program

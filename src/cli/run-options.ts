@@ -4,8 +4,11 @@ import { resolveReadLimits } from '../extract/limits/read-limits.js';
 import { parseSourceLimitOptions } from '../extract/limits/source-limit-option.js';
 import type { SourceRoots } from '../extract/source-adapter.js';
 import type { OutputPermissions } from '../shared/output-permissions.js';
+import { loadRedactionKey } from '../shared/redaction-key.js';
+import type { RedactionRequest } from '../sync/redaction-gate.js';
 import type { RunOptions } from '../sync/run-pipeline.js';
 import { loadConfigFile } from './config-file.js';
+import type { ConfigFile } from './config-file-schema.js';
 import { defaultCursorStoreRoot, defaultCursorUserDir } from './default-paths.js';
 import { parseTargetSpec, type TargetSpec } from './target-spec.js';
 
@@ -23,6 +26,8 @@ export interface RunFlags {
   sourceLimit?: string[];
   config?: string;
   redact?: boolean;
+  redactHomePaths?: boolean;
+  allowUnredacted?: boolean;
   sharedPermissions?: boolean;
 }
 
@@ -31,6 +36,19 @@ export interface ResolvedRun {
   target: TargetSpec;
   workspace: string | null;
   permissions: OutputPermissions;
+}
+
+/** The run's redaction request: flags over the config file; the key file is read only when needed. */
+export function redactionRequest(flags: RunFlags, config: ConfigFile): RedactionRequest {
+  const keyFile = config.redactionKeyFile === undefined ? undefined : resolve(config.redactionKeyFile);
+  const redact = flags.redact ?? config.redact;
+  const homePaths = flags.redactHomePaths ?? config.redactHomePaths;
+  return {
+    ...(redact === undefined ? {} : { redact }),
+    ...(homePaths === undefined ? {} : { homePaths }),
+    allowUnredacted: flags.allowUnredacted === true,
+    loadKey: () => loadRedactionKey(keyFile),
+  };
 }
 
 export async function resolveRunFlags(flags: RunFlags): Promise<ResolvedRun> {
@@ -64,7 +82,7 @@ export async function resolveRunFlags(flags: RunFlags): Promise<ResolvedRun> {
         flags.includeCrossWorkspaceSources ?? config.includeCrossWorkspaceSources ?? false,
       backupMayReplace: flags.backupMayReplace ?? config.backupMayReplace ?? false,
       workspace: flags.workspace ?? config.workspace ?? null,
-      redact: flags.redact ?? false,
+      redaction: redactionRequest(flags, config),
     },
     target: parseTargetSpec(flags.target ?? config.target),
     workspace: flags.workspace ?? config.workspace ?? null,

@@ -1,5 +1,7 @@
 /** The load stage's contract, implemented by the DuckDB warehouse and the Parquet dataset. */
+import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
+import type { RedactionPolicy } from '../shared/redaction-policy.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import type { LoadAction, LoadPolicy } from './replace-decision.js';
 import type { LedgerBatch, SyncLedgerStore } from './sync-ledger.js';
@@ -9,6 +11,29 @@ export interface RunInfo {
   startedAtMs: number;
   mode: 'full' | 'since-last';
   optionsDigest: string;
+  /** The redaction policy the warehouse stores from this run on (null: none, as before). */
+  redaction?: RedactionPolicy | null;
+}
+
+/** An archived session as stored rows. */
+export interface StoredSession {
+  session: SessionRow;
+  messages: MessageRow[];
+  toolCalls: ToolCallRow[];
+  sourceInstances: SourceInstanceRow[];
+}
+
+/**
+ * A rewrite of every archived session (re-redaction). The target applies it to all its rows, its
+ * ledger and diagnostics (session IDs), stores `policy`, and leaves no file holding the old rows.
+ */
+export interface ArchiveRewrite {
+  policy: RedactionPolicy;
+  session(stored: StoredSession): Promise<StoredSession>;
+  /** The new form of a stored session ID (ledger, diagnostics, parent references). */
+  sessionId(id: string): string;
+  /** The new form of an occurrence reference of a session whose ID changed. */
+  occurrenceRef(ref: string): string;
 }
 
 export interface LoadResult {
@@ -34,6 +59,10 @@ export interface WarehouseTarget {
   readonly kind: 'duckdb' | 'parquet';
   /** The durable sync ledger, when the target keeps one; without it `--since-last` reads everything. */
   readonly ledger?: SyncLedgerStore;
+  /** The redaction policy stored with the warehouse when it was opened, or null. */
+  readonly redactionPolicy: RedactionPolicy | null;
+  /** Rewrites the whole archive (before a run loads anything); returns the sessions rewritten. */
+  rewriteArchive(rewrite: ArchiveRewrite): Promise<number>;
   beginRun(run: RunInfo): Promise<void>;
   /**
    * Applies a batch of sessions atomically per session (many sessions per transaction). A target

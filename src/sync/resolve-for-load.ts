@@ -3,8 +3,8 @@ import type { ComposerGlobalBytesContribution } from '../extract/composer/compos
 import { decodeGlobalSession } from '../extract/composer/global-session-decode.js';
 import type { Contribution } from '../extract/source-adapter.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
-import { redactCounted } from '../transform/redact/redact-session.js';
-import type { RedactionCounts } from '../transform/redact/redact-text.js';
+import { IdentitySeal } from '../transform/redact/identity-seal.js';
+import { type RedactionCounts, redactCounted } from '../transform/redact/redact-session.js';
 import { resolveSession } from '../transform/resolve-session.js';
 import type { ResolveRequest, ResolveSettings } from './resolve-job.js';
 
@@ -25,14 +25,27 @@ export function decodedContributions(hydrated: readonly Contribution[]): Contrib
   );
 }
 
-export function resolveForLoad(
+const seals = new Map<string, IdentitySeal>();
+
+function sealFor(key: string): IdentitySeal {
+  let seal = seals.get(key);
+  if (seal === undefined) {
+    seal = new IdentitySeal(key);
+    seals.set(key, seal);
+  }
+  return seal;
+}
+
+export async function resolveForLoad(
   contributions: readonly Contribution[],
   scope: ResolveRequest['scope'],
   settings: ResolveSettings,
-): Resolved {
+): Promise<Resolved> {
   const resolved = resolveSession(decodedContributions(contributions), {
     preferredSource: settings.preferredSource,
     scope,
   });
-  return settings.redact ? redactCounted(resolved) : { session: resolved, counts: null };
+  const redaction = settings.redaction;
+  if (redaction === null) return { session: resolved, counts: null };
+  return redactCounted(resolved, { homePaths: redaction.homePaths, seal: sealFor(redaction.sealKey) });
 }

@@ -4,9 +4,15 @@ import type { ResolveOptions } from '../transform/resolve-session.js';
 import type { TransportedError } from './resolve-error-transport.js';
 import type { Resolved } from './resolve-for-load.js';
 
+/** How a redacting run redacts: the home-path policy and the identity key (hex), or null when off. */
+export interface RedactionJob {
+  homePaths: boolean;
+  sealKey: string;
+}
+
 export interface ResolveSettings {
   preferredSource: ResolveOptions['preferredSource'];
-  redact: boolean;
+  redaction: RedactionJob | null;
 }
 
 export interface ResolveRequest {

@@ -9,10 +9,10 @@ import type { ResolveReply, ResolveRequest, ResolveSettings } from './resolve-jo
 
 const settings = workerData as ResolveSettings;
 
-parentPort!.on('message', ({ id, contributions, scope }: ResolveRequest) => {
+parentPort!.on('message', async ({ id, contributions, scope }: ResolveRequest) => {
   let reply: ResolveReply;
   try {
-    reply = { id, ok: true, ...resolveForLoad(contributions, scope, settings) };
+    reply = { id, ok: true, ...(await resolveForLoad(contributions, scope, settings)) };
   } catch (error) {
     reply = { id, ok: false, error: toTransport(error) };
   }

@@ -18,13 +18,23 @@ import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
 import { faultPoint } from '../shared/fault-injection.js';
 import { canonicalHash } from '../transform/canonical-json.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
-import { RunRedaction } from '../transform/redact/redact-session.js';
+import { IdentitySeal } from '../transform/redact/identity-seal.js';
+import { type RedactionCounts, RunRedaction } from '../transform/redact/redact-session.js';
+import { RULESET_VERSION } from '../transform/redact/ruleset.js';
 import { SessionUnavailable } from '../transform/session-unavailable.js';
 import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
 import { type CatalogEntry, catalogSources, discoverSources, type FoundSource } from './catalog-sources.js';
 import { RunCheckpoints } from './checkpoint-registry.js';
 import { keptSessionDiagnostics } from './load-diagnostics.js';
 import { OverlappedLoad } from './overlapped-load.js';
+import {
+  archiveRewrittenDiagnostic,
+  defaultRedactionRequest,
+  type RedactionRequest,
+  sealCatalog,
+  settleRedaction,
+} from './redaction-gate.js';
+import type { RedactionJob } from './resolve-job.js';
 import { emptyCounts, tally } from './run-counts.js';
 import { holdHeapNearLiveSize } from './run-heap.js';
 import type { RunProgress } from './run-progress.js';
@@ -40,8 +50,8 @@ export interface RunOptions {
   includeCrossWorkspaceSources: boolean;
   /** The `--workspace` argument, matched after catalog and before any payload read. */
   workspace?: string | null;
-  /** Redact e-mails, bearer tokens, secret assignments and private keys before load. */
-  redact?: boolean;
+  /** What the caller asks of the warehouse's redaction policy (none: the stored policy applies). */
+  redaction?: RedactionRequest;
   /** `--backup-may-replace`: backup views may replace complete views loaded from live sources. */
   backupMayReplace?: boolean;
   signal?: AbortSignal;
@@ -82,6 +92,7 @@ async function plan(
   unreadKinds: ReadonlySet<string>,
   progress: RunProgress,
   emit: () => void,
+  seal: IdentitySeal | null,
 ): Promise<Plan> {
   const found = await discovery;
   const prior = target.ledger ? await target.ledger.readSources() : null;
@@ -101,11 +112,14 @@ async function plan(
     progress.sourcesDone++;
     emit();
   };
-  const bySource = await catalogSources(
-    toRead.map((c) => c.found),
-    ctx,
-    undefined,
-    sourceDone,
+  const bySource = sealCatalog(
+    await catalogSources(
+      toRead.map((c) => c.found),
+      ctx,
+      undefined,
+      sourceDone,
+    ),
+    seal,
   );
   const fullyRead = new Map<string, Set<string>>();
   for (const [key, list] of bySource) fullyRead.set(key, new Set(list.map((e) => e.occurrence.sessionId)));
@@ -124,11 +138,14 @@ async function plan(
   // Affected sessions may also hold occurrences in unchanged sources: catalog those (metadata only).
   const dependsOn = new Set([...(await target.ledger.sourcesOfSessions([...affected])).values()].flat());
   const extra = classified.filter((c) => c.state === 'unchanged' && dependsOn.has(c.found.source.sourceKey));
-  const extraEntries = await catalogSources(
-    extra.map((c) => c.found),
-    ctx,
-    (o) => affected.has(o.sessionId),
-    sourceDone,
+  const extraEntries = sealCatalog(
+    await catalogSources(
+      extra.map((c) => c.found),
+      ctx,
+      (o) => affected.has(seal === null ? o.sessionId : seal.sealId(o.sessionId)),
+      sourceDone,
+    ),
+    seal,
   );
   for (const c of classified)
     if (c.state === 'unchanged' && !dependsOn.has(c.found.source.sourceKey)) sourceDone();
@@ -200,13 +217,6 @@ export async function runPipeline(
     progress.payloadBytes = ctx.counters.payloadBytes;
     options.onProgress?.({ ...progress });
   };
-  const readDigest = canonicalHash({
-    limits: options.limits,
-    prefer: options.preferredSource,
-    includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
-    // Omitted when off, so runs without --redact keep their earlier read digest.
-    redact: options.redact === true ? true : undefined,
-  });
   const adapters = createAdapters();
   let status: RunSummary['status'] = 'committed';
   let resolver: SessionResolver | null = null;
@@ -216,13 +226,39 @@ export async function runPipeline(
   const discovery = discoverSources(adapters, options.roots, ctx);
   discovery.catch(() => undefined);
   let target: WarehouseTarget;
+  let readDigest: string;
+  let redaction: RunRedaction | null = null;
+  let job: RedactionJob | null = null;
+  let seal: IdentitySeal | null = null;
   try {
     target = await opening;
+    const rewriteCounts: RedactionCounts = {};
+    const settled = await settleRedaction(
+      target,
+      options.redaction ?? defaultRedactionRequest(),
+      rewriteCounts,
+    );
+    job = settled.decision.job;
+    if (settled.rewritten !== null)
+      diagnostics.push(archiveRewrittenDiagnostic(settled.rewritten, rewriteCounts));
+    if (job !== null) {
+      redaction = new RunRedaction();
+      seal = new IdentitySeal(job.sealKey);
+    }
+    readDigest = canonicalHash({
+      limits: options.limits,
+      prefer: options.preferredSource,
+      includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
+      // Omitted when off, so runs without redaction keep their earlier read digest; a new ruleset or
+      // home-path policy makes every source read again.
+      redact: job === null ? undefined : { ruleset: RULESET_VERSION, homePaths: job.homePaths },
+    });
     await target.beginRun({
       runId,
       startedAtMs: started,
       mode,
       optionsDigest: canonicalHash({ roots: options.roots, readDigest }),
+      redaction: settled.decision.policy,
     });
   } catch (error) {
     await closeReads(discovery, adapters, temp);
@@ -239,6 +275,7 @@ export async function runPipeline(
       unreadKinds,
       progress,
       emit,
+      seal,
     );
     diagnostics.push(...(ctx.diagnostics?.items ?? []));
     counts.sourcesSeen = classified.length;
@@ -251,7 +288,7 @@ export async function runPipeline(
       groups.length > 0
         ? await createSessionResolver(groups.length, {
             preferredSource: options.preferredSource,
-            redact: options.redact === true,
+            redaction: job,
           })
         : null;
     progress.phase = 'load';
@@ -271,7 +308,6 @@ export async function runPipeline(
     // taken): held whole until the run ended, 10,000 sessions kept ~20 MB of it.
     entries.length = 0;
     const pending = groups.reverse();
-    const redaction = options.redact ? new RunRedaction() : null;
     let batch: NormalizedSession[] = [];
     let memberships = new Map<string, Membership[]>();
     let batchRows = 0;
@@ -358,7 +394,9 @@ export async function runPipeline(
             fingerprint: c.found.source.fingerprint,
             fingerprintDigest: c.fingerprintDigest,
             changed: c.state !== 'unchanged',
-            checkpoint: checkpoints.forLedger(c.found.source.sourceKey, c.state === 'unchanged'),
+            // A prefix checkpoint hashes source bytes: a redacted warehouse keeps none.
+            checkpoint:
+              job === null ? checkpoints.forLedger(c.found.source.sourceKey, c.state === 'unchanged') : null,
           })),
           fullyRead,
           concludeVanished: true,

@@ -57,7 +57,7 @@ export async function createSessionResolver(
     window: 0,
     resolve: async (contributions, scope) => {
       try {
-        return resolveForLoad(contributions, scope, settings);
+        return await resolveForLoad(contributions, scope, settings);
       } catch (error) {
         return unavailableOr(error);
       }

@@ -7,6 +7,7 @@ import type { Contribution } from '../../src/extract/source-adapter.js';
 import { InternalError } from '../../src/shared/errors.js';
 import { decodedContributions } from '../../src/sync/resolve-for-load.js';
 import { ResolvePool } from '../../src/sync/resolve-pool.js';
+import { IdentitySeal } from '../../src/transform/redact/identity-seal.js';
 import { redactCounted } from '../../src/transform/redact/redact-session.js';
 import { resolveSession } from '../../src/transform/resolve-session.js';
 import { tempDir } from '../helpers/run-cli.js';
@@ -31,7 +32,7 @@ afterEach(async () => {
 
 describe('ResolvePool (real worker threads)', () => {
   it('resolves every session to exactly the rows the main thread resolves, whatever worker took it', async () => {
-    pool = new ResolvePool(2, { preferredSource: 'composer', redact: false }, WORKER);
+    pool = new ResolvePool(2, { preferredSource: 'composer', redaction: null }, WORKER);
     const local = groups.map((contributions) =>
       resolveSession(decodedContributions(contributions), { preferredSource: 'composer' }),
     );
@@ -41,16 +42,23 @@ describe('ResolvePool (real worker threads)', () => {
   });
 
   it('redacts in the worker and sends the counts back', async () => {
-    pool = new ResolvePool(1, { preferredSource: 'composer', redact: true }, WORKER);
-    const local = groups.map((contributions) =>
-      redactCounted(resolveSession(decodedContributions(contributions), { preferredSource: 'composer' })),
+    const redaction = { homePaths: false, sealKey: 'ab'.repeat(32) };
+    pool = new ResolvePool(1, { preferredSource: 'composer', redaction }, WORKER);
+    const seal = new IdentitySeal(redaction.sealKey);
+    const local = await Promise.all(
+      groups.map((contributions) =>
+        redactCounted(resolveSession(decodedContributions(contributions), { preferredSource: 'composer' }), {
+          homePaths: false,
+          seal,
+        }),
+      ),
     );
     const resolved = await Promise.all(groups.map((contributions) => pool!.resolve(contributions, SCOPE)));
     expect(resolved).toEqual(local);
   });
 
   it("moves the global rows' payload bytes to the worker instead of copying them (they are detached here)", async () => {
-    pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, WORKER);
+    pool = new ResolvePool(1, { preferredSource: 'composer', redaction: null }, WORKER);
     const global = groups.flat().find((c) => c.kind === 'composer-global-bytes')!;
     const bubbles = (global.data as ComposerGlobalBytes).bubbles.map((b) => b.bytes as Uint8Array);
     expect(bubbles.length).toBeGreaterThan(0);
@@ -62,7 +70,7 @@ describe('ResolvePool (real worker threads)', () => {
   });
 
   it('an error thrown in the worker surfaces typed, and the pool goes on', async () => {
-    pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, WORKER);
+    pool = new ResolvePool(1, { preferredSource: 'composer', redaction: null }, WORKER);
     const failed = await pool.resolve([], SCOPE).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(InternalError);
     expect((failed as InternalError).code).toBe('EMPTY_SESSION_GROUP');
@@ -77,7 +85,7 @@ describe('ResolvePool (real worker threads)', () => {
       dying,
       "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
     );
-    pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, pathToFileURL(dying));
+    pool = new ResolvePool(1, { preferredSource: 'composer', redaction: null }, pathToFileURL(dying));
     for (const attempt of [pool.resolve(groups[0]!, SCOPE), pool.resolve(groups[1]!, SCOPE)]) {
       await expect(attempt).rejects.toMatchObject({
         code: 'RESOLVE_WORKER_FAILED',
@@ -88,7 +96,7 @@ describe('ResolvePool (real worker threads)', () => {
   });
 
   it('after close, requests are refused instead of waiting on a terminated worker', async () => {
-    pool = new ResolvePool(1, { preferredSource: 'composer', redact: false }, WORKER);
+    pool = new ResolvePool(1, { preferredSource: 'composer', redaction: null }, WORKER);
     await pool.close();
     await expect(pool.resolve(groups[0]!, SCOPE)).rejects.toMatchObject({ code: 'RESOLVE_POOL_CLOSED' });
   });

@@ -7,8 +7,12 @@ import { IntegrityError } from '../../shared/errors.js';
 import type { Output } from '../output.js';
 import { parseTargetSpec } from '../target-spec.js';
 
-export async function verifyCommand(flags: { target?: string }, output: Output): Promise<number> {
+export async function verifyCommand(
+  flags: { target?: string; secrets?: boolean },
+  output: Output,
+): Promise<number> {
   const target = parseTargetSpec(flags.target);
+  if (flags.secrets) return (await import('./verify-secrets.js')).verifySecrets(target, output);
   const report = await withReadOnlyTarget(target, async (connection) => {
     await assertCurrentSchema(connection);
     return verifyWarehouse(connection);

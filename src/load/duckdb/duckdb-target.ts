@@ -16,13 +16,27 @@ import {
 import { collectGarbage } from '../../shared/collect-garbage.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
+import {
+  parsePolicy,
+  REDACTION_POLICY_KEY,
+  type RedactionPolicy,
+  samePolicy,
+  serializePolicy,
+} from '../../shared/redaction-policy.js';
 import { canonicalJson } from '../../transform/canonical-json.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
 import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
 import { planLoads } from '../plan-loads.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch } from '../sync-ledger.js';
-import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
+import type {
+  ArchiveRewrite,
+  LoadResult,
+  RunCounts,
+  RunInfo,
+  RunStatus,
+  WarehouseTarget,
+} from '../target.js';
 import { guardWrite } from '../write-failure.js';
 import {
   closingVacuum,
@@ -32,17 +46,20 @@ import {
 } from './deferred-vacuum.js';
 import { DuckDbLedger } from './duckdb-ledger.js';
 import { type DuckDbWarehouse, openWarehouse } from './duckdb-warehouse.js';
+import { rebuildWarehouse } from './rebuild-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
+import { writeMetaValue } from './warehouse-version.js';
 
 export class DuckDbTarget implements WarehouseTarget {
   readonly kind = 'duckdb' as const;
-  readonly ledger: DuckDbLedger;
+  ledger: DuckDbLedger;
   private diagnosticSeq = 0;
   /** Session rows this run wrote: only a run that wrote none may skip the close checkpoint. */
   private sessionRowsWritten = 0;
 
   private constructor(
-    private readonly warehouse: DuckDbWarehouse,
+    private warehouse: DuckDbWarehouse,
+    private readonly path: string,
     private readonly reportedAs: 'duckdb' | 'parquet',
   ) {
     this.ledger = new DuckDbLedger(warehouse.connection);
@@ -51,7 +68,21 @@ export class DuckDbTarget implements WarehouseTarget {
   /** `reportedAs` names the user's target in write errors (the Parquet target stages in DuckDB). */
   static async open(path: string, reportedAs: 'duckdb' | 'parquet' = 'duckdb'): Promise<DuckDbTarget> {
     const warehouse = await guardWrite(reportedAs, 'open', () => openWarehouse(path, 'write'));
-    return new DuckDbTarget(warehouse, reportedAs);
+    return new DuckDbTarget(warehouse, path, reportedAs);
+  }
+
+  get redactionPolicy(): RedactionPolicy | null {
+    return parsePolicy(this.warehouse.meta?.get(REDACTION_POLICY_KEY));
+  }
+
+  /** Rebuilds the file through the rewrite (rebuild-warehouse.ts) and reopens it. */
+  async rewriteArchive(rewrite: ArchiveRewrite): Promise<number> {
+    await this.connection.run('CHECKPOINT');
+    this.warehouse.close();
+    const sessions = await rebuildWarehouse(this.path, rewrite);
+    this.warehouse = await guardWrite(this.reportedAs, 'open', () => openWarehouse(this.path, 'write'));
+    this.ledger = new DuckDbLedger(this.warehouse.connection);
+    return sessions;
   }
 
   private get connection(): DuckDBConnection {
@@ -62,6 +93,10 @@ export class DuckDbTarget implements WarehouseTarget {
     await this.inTransaction(async () => {
       // The caller holds the run lock, so any run still marked running died without finishing.
       await this.connection.run("UPDATE etl_runs SET status = 'interrupted' WHERE status = 'running'");
+      // The policy is stored before any row of the run, so rows never outrun it.
+      if (run.redaction && !samePolicy(this.redactionPolicy, run.redaction)) {
+        await writeMetaValue(this.connection, REDACTION_POLICY_KEY, serializePolicy(run.redaction));
+      }
       await appendToTable(this.connection, runsTable, [
         {
           run_id: run.runId,

@@ -22,7 +22,6 @@ import {
   assertNotNewer,
   migrate,
   storedMeta,
-  storedVersion,
   versionOf,
   WAREHOUSE_SCHEMA_VERSION,
   writeMetaValue,
@@ -38,6 +37,8 @@ export interface OpenedWarehouse {
 }
 
 export interface DuckDbWarehouse extends OpenedWarehouse {
+  /** The `etl_meta` rows as they were when the warehouse was opened (null for an older file without). */
+  meta: ReadonlyMap<string, string> | null;
   /** The next close leaves the WAL for the next open to replay, if it is small; whether it will. */
   keepSmallWal(): Promise<boolean>;
 }
@@ -132,9 +133,10 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   } finally {
     process.umask(previousUmask);
   }
-  const opened = {
+  const opened: DuckDbWarehouse = {
     instance,
     connection,
+    meta: null,
     keepSmallWal: async () => {
       if (walBytes(path) >= KEPT_WAL_MAX_BYTES) return false;
       await connection.run('PRAGMA disable_checkpoint_on_shutdown');
@@ -149,9 +151,10 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   try {
     if (mode === 'write') {
       chmodSync(path, outputModes().file);
-      await ensureSchema(connection);
+      opened.meta = await ensureSchema(connection);
     } else {
-      assertNotNewer(await storedVersion(connection));
+      opened.meta = await storedMeta(connection);
+      assertNotNewer(versionOf(opened.meta));
     }
   } catch (error) {
     opened.close();
@@ -172,14 +175,15 @@ function schemaStatements(): string[] {
   ];
 }
 
-async function ensureSchema(connection: DuckDBConnection): Promise<void> {
+/** Creates or migrates the schema; returns the `etl_meta` rows read before. */
+async function ensureSchema(connection: DuckDBConnection): Promise<Map<string, string> | null> {
   const meta = await storedMeta(connection);
   const version = versionOf(meta);
   assertNotNewer(version);
   const statements = schemaStatements();
   const digest = createHash('sha256').update(statements.join(';\n')).digest('hex');
   // A warehouse whose DDL is this build's is left untouched: no catalog writes, nothing to checkpoint.
-  if (version === WAREHOUSE_SCHEMA_VERSION && meta?.get(SCHEMA_DIGEST_KEY) === digest) return;
+  if (version === WAREHOUSE_SCHEMA_VERSION && meta?.get(SCHEMA_DIGEST_KEY) === digest) return meta;
   await connection.run('BEGIN TRANSACTION');
   try {
     // Existing tables keep their shape (CREATE IF NOT EXISTS); `migrate` adds what older versions lack.
@@ -197,4 +201,5 @@ async function ensureSchema(connection: DuckDBConnection): Promise<void> {
     await connection.run('ROLLBACK');
     throw error;
   }
+  return meta;
 }

@@ -4,18 +4,10 @@
  * so memory stays flat however large the warehouse.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
-import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../../schemas/tables.js';
-import {
-  messagesTable,
-  sessionsTable,
-  sourceInstancesTable,
-  toolCallsTable,
-} from '../../../schemas/tables.js';
 import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
 import { computeViewDigest } from '../../transform/view-digest.js';
-import { type SessionRange, sessionRanges } from './session-ranges.js';
 import { sqlString } from './sql-string.js';
+import { RANGE_ROWS, readStoredSessions, storedSessionRanges } from './stored-sessions.js';
 
 export interface VerifyProblem {
   check: 'digest' | 'message-count' | 'tool-call-count' | 'orphan-row' | 'duplicate-key' | 'ledger-missing';
@@ -27,47 +19,6 @@ export interface VerifyProblem {
 export interface VerifyReport {
   sessionsChecked: number;
   problems: VerifyProblem[];
-}
-
-/**
- * Rows (messages + tool calls + the session) read at once: ~12 MB of text at the bench corpus's
- * average. Chunks of 500 sessions held ~125 MB of text as rows and took verify past 2 GB of RSS.
- */
-const RANGE_ROWS = 5_000;
-type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
-
-function selectList(table: AnyTable): string {
-  return Object.entries(table.columns)
-    .map(([name, spec]) => (spec.kind === 'timestamp' ? `epoch_ms(${name}) AS ${name}` : name))
-    .join(', ');
-}
-
-function normalizeRow(table: AnyTable, raw: Record<string, unknown>): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(table.columns)) {
-    const value = raw[name];
-    if (value === null || value === undefined) row[name] = null;
-    else if (spec.kind === 'bigint' || spec.kind === 'timestamp' || spec.kind === 'int')
-      row[name] = Number(value);
-    else row[name] = value;
-  }
-  return row;
-}
-
-async function rowsFor(connection: DuckDBConnection, table: AnyTable, range: SessionRange, orderBy: string) {
-  const reader = await connection.runAndReadAll(
-    `SELECT ${selectList(table)} FROM ${table.name} WHERE session_id BETWEEN $1 AND $2 ORDER BY session_id, ${orderBy}`,
-    [range.first, range.last],
-  );
-  const bySession = new Map<string, Record<string, unknown>[]>();
-  for (const raw of reader.getRowObjects()) {
-    const row = normalizeRow(table, raw);
-    const id = String(row.session_id);
-    const list = bySession.get(id) ?? [];
-    if (list.length === 0) bySession.set(id, list);
-    list.push(row);
-  }
-  return bySession;
 }
 
 async function countProblems(connection: DuckDBConnection, problems: VerifyProblem[]): Promise<void> {
@@ -138,56 +89,25 @@ export async function verifyWarehouse(
 async function verifyRanges(connection: DuckDBConnection, rangeRows: number): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
   await countProblems(connection, problems);
-  // Counts come from the stored rows, not the session row, which may itself be wrong.
-  const weights = await connection.runAndReadAll(
-    `SELECT s.session_id, 1 + coalesce(m.n, 0) + coalesce(t.n, 0) AS rows
-       FROM (SELECT DISTINCT session_id FROM sessions) s
-       LEFT JOIN (SELECT session_id, count(*) AS n FROM messages GROUP BY session_id) m USING (session_id)
-       LEFT JOIN (SELECT session_id, count(*) AS n FROM tool_calls GROUP BY session_id) t USING (session_id)
-       ORDER BY s.session_id`,
-  );
-  const sessions = weights
-    .getRowObjects()
-    .map((r) => ({ sessionId: String(r.session_id), weight: Number(r.rows) }));
-  for (const range of sessionRanges(sessions, rangeRows)) {
-    const sessionRows = await rowsFor(connection, sessionsTable as unknown as AnyTable, range, 'session_id');
-    const messages = await rowsFor(connection, messagesTable as unknown as AnyTable, range, 'ordinal');
-    const tools = await rowsFor(
+  const ranges = await storedSessionRanges(connection, rangeRows);
+  let sessionsChecked = 0;
+  for (const range of ranges) {
+    sessionsChecked += range.sessionIds.length;
+    for (const { session, messages, toolCalls, sourceInstances } of await readStoredSessions(
       connection,
-      toolCallsTable as unknown as AnyTable,
       range,
-      'message_id, tool_ordinal',
-    );
-    const instances = await rowsFor(
-      connection,
-      sourceInstancesTable as unknown as AnyTable,
-      range,
-      'instance_ordinal',
-    );
-    for (const id of range.sessionIds) {
-      const session = sessionRows.get(id)?.[0] as SessionRow | undefined;
-      if (!session) continue;
-      const sessionMessages = (messages.get(id) ?? []) as MessageRow[];
-      const order = new Map(sessionMessages.map((m) => [m.message_id, m.ordinal]));
-      const sessionTools = ((tools.get(id) ?? []) as ToolCallRow[]).sort(
-        (a, b) =>
-          (order.get(a.message_id) ?? 0) - (order.get(b.message_id) ?? 0) || a.tool_ordinal - b.tool_ordinal,
-      );
-      const digest = computeViewDigest({
-        session,
-        messages: sessionMessages,
-        toolCalls: sessionTools,
-        sourceInstances: (instances.get(id) ?? []) as SourceInstanceRow[],
-      });
+    )) {
+      const id = session.session_id;
+      const digest = computeViewDigest({ session, messages, toolCalls, sourceInstances });
       if (digest !== session.view_digest)
         problems.push({ check: 'digest', sessionId: id, table: 'sessions' });
-      if (session.message_count !== sessionMessages.length) {
+      if (session.message_count !== messages.length) {
         problems.push({ check: 'message-count', sessionId: id, table: 'messages' });
       }
-      if (session.tool_call_count !== sessionTools.length) {
+      if (session.tool_call_count !== toolCalls.length) {
         problems.push({ check: 'tool-call-count', sessionId: id, table: 'tool_calls' });
       }
     }
   }
-  return { sessionsChecked: sessions.length, problems };
+  return { sessionsChecked, problems };
 }

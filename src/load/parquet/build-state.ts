@@ -9,6 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import { CONTENT_TABLES, diagnosticsTable } from '../../../schemas/tables.js';
 import { outputModes } from '../../shared/output-permissions.js';
+import type { RedactionPolicy } from '../../shared/redaction-policy.js';
 import { sqlString } from '../duckdb/sql-string.js';
 import { WAREHOUSE_SCHEMA_VERSION } from '../duckdb/warehouse-version.js';
 import { copyQueryTo, PARQUET_COPY_OPTIONS } from '../export/copy-export.js';
@@ -41,6 +42,8 @@ export interface StateInput {
   publishedAtMs: number;
   /** Bounds of the content partitions' sorts and row groups (tests shrink them). */
   limits?: PartitionLimits;
+  /** The redaction policy the state is published under. */
+  redaction?: RedactionPolicy | null;
 }
 
 class StateWriter {
@@ -119,8 +122,14 @@ async function diagnostics(writer: StateWriter, input: StateInput): Promise<Mani
     (await input.staging.runAndReadAll('SELECT count(*) FROM diagnostics')).getRows()[0]?.[0],
   );
   if (staged > 0) {
-    const select = `SELECT ${table.columnNames.join(', ')} FROM diagnostics`;
-    files.push(await writer.writeSorted(table, diagnosticsFilePath(input.runId), input.runId, select));
+    // One partition per run: a run stages only its own; a rewritten archive stages every run's.
+    const runs = await input.staging.runAndReadAll('SELECT DISTINCT run_id FROM diagnostics ORDER BY run_id');
+    for (const [run] of runs.getRows()) {
+      const select = `SELECT ${table.columnNames.join(', ')} FROM diagnostics WHERE run_id = ${sqlString(String(run))}`;
+      files.push(
+        await writer.writeSorted(table, diagnosticsFilePath(String(run), input.runId), String(run), select),
+      );
+    }
   }
   return { partitionKey: 'run', files };
 }
@@ -150,5 +159,6 @@ export async function buildState(input: StateInput): Promise<DatasetManifest> {
     publishedAtMs: input.publishedAtMs,
     partitioning: { key: 'bucket', function: 'sha256(session_id) first hex digit', buckets: BUCKET_COUNT },
     tables,
+    ...(input.redaction ? { redaction: input.redaction } : {}),
   };
 }

@@ -51,8 +51,9 @@ export class DatasetLayout {
 export function contentFilePath(table: string, bucket: string, runId: string): string {
   return `${table}/bucket=${bucket}/part-${runId}.parquet`;
 }
-export function diagnosticsFilePath(runId: string): string {
-  return `diagnostics/run=${runId}/part-${runId}.parquet`;
+/** A run's diagnostics, written by `writerId` (the run itself, or the state that rewrote them). */
+export function diagnosticsFilePath(runId: string, writerId: string = runId): string {
+  return `diagnostics/run=${runId}/part-${writerId}.parquet`;
 }
 export function ledgerFilePath(table: string, runId: string): string {
   return `${table}/part-${runId}.parquet`;

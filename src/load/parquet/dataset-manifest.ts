@@ -33,6 +33,8 @@ export interface DatasetManifest {
   publishedAtMs: number;
   partitioning: { key: 'bucket'; function: 'sha256(session_id) first hex digit'; buckets: number };
   tables: Record<string, ManifestTable>;
+  /** The warehouse's redaction policy (src/shared/redaction-policy.ts); absent when it has none. */
+  redaction?: unknown;
 }
 
 function corrupt(reason: string): IntegrityError {

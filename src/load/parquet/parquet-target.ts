@@ -12,18 +12,28 @@ import { sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js'
 import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
 import { outputModes } from '../../shared/output-permissions.js';
+import { parsePolicy, type RedactionPolicy } from '../../shared/redaction-policy.js';
 import { acquireRunLock } from '../../sync/run-lock.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
 import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import { DuckDbTarget } from '../duckdb/duckdb-target.js';
+import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
+import { rewriteRows } from '../duckdb/rewrite-rows.js';
 import { buildInstanceOptions } from '../duckdb/run-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { writeFileDurably } from '../fs/durable-file.js';
 import { planLoads } from '../plan-loads.js';
 import type { ArchivedState, LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch, SyncLedgerStore } from '../sync-ledger.js';
-import type { LoadResult, RunCounts, RunInfo, RunStatus, WarehouseTarget } from '../target.js';
+import type {
+  ArchiveRewrite,
+  LoadResult,
+  RunCounts,
+  RunInfo,
+  RunStatus,
+  WarehouseTarget,
+} from '../target.js';
 import { guardWrite } from '../write-failure.js';
 import { buildState } from './build-state.js';
 import { collectStates } from './collect-states.js';
@@ -34,7 +44,7 @@ import {
   readCurrentStateId,
   writeManifest,
 } from './dataset-manifest.js';
-import { readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
+import { DATASET_TABLES, readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
 import { seedStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -49,19 +59,34 @@ async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Pr
   }
 }
 
+/** A fresh private staging warehouse whose ledger starts as the published state's. */
+async function openStaging(
+  layout: DatasetLayout,
+  previous: DatasetManifest | null,
+): Promise<{ stagingDir: string; staging: DuckDbTarget }> {
+  const stagingDir = join(layout.stagingDir, randomUUID());
+  mkdirSync(stagingDir, { recursive: true, mode: 0o700 });
+  const stagingFile = join(stagingDir, 'stage.duckdb');
+  await guardWrite('parquet', 'open', () => seedStaging(stagingFile, layout, previous));
+  return { stagingDir, staging: await DuckDbTarget.open(stagingFile, 'parquet') };
+}
+
 export class ParquetTarget implements WarehouseTarget {
   readonly kind = 'parquet' as const;
   private finished = false;
   private stagingOpen = true;
+  private policy: RedactionPolicy | null;
 
   private constructor(
     private readonly layout: DatasetLayout,
-    private readonly previous: DatasetManifest | null,
-    private readonly stagingDir: string,
-    private readonly staging: DuckDbTarget,
+    private previous: DatasetManifest | null,
+    private stagingDir: string,
+    private staging: DuckDbTarget,
     private readonly reader: { instance: DuckDBInstance; connection: DuckDBConnection },
     private readonly releaseLock: () => void,
-  ) {}
+  ) {
+    this.policy = parsePolicy(previous?.redaction);
+  }
 
   static async open(root: string): Promise<ParquetTarget> {
     const layout = new DatasetLayout(root);
@@ -73,11 +98,7 @@ export class ParquetTarget implements WarehouseTarget {
       const previous = readCurrentManifest(layout);
       // Only the lock holder gets here, so anything left in staging is a dead writer's residue.
       rmSync(layout.stagingDir, { recursive: true, force: true });
-      const stagingDir = join(layout.stagingDir, randomUUID());
-      mkdirSync(stagingDir, { recursive: true, mode: 0o700 });
-      const stagingFile = join(stagingDir, 'stage.duckdb');
-      await guardWrite('parquet', 'open', () => seedStaging(stagingFile, layout, previous));
-      const staging = await DuckDbTarget.open(stagingFile, 'parquet');
+      const { stagingDir, staging } = await openStaging(layout, previous);
       const instance = await DuckDBInstance.create(':memory:');
       const reader = { instance, connection: await instance.connect() };
       return new ParquetTarget(layout, previous, stagingDir, staging, reader, releaseLock);
@@ -96,8 +117,79 @@ export class ParquetTarget implements WarehouseTarget {
     return this.staging.ledger;
   }
 
+  get redactionPolicy(): RedactionPolicy | null {
+    return parsePolicy(this.previous?.redaction);
+  }
+
   beginRun(run: RunInfo): Promise<void> {
+    if (run.redaction !== undefined) this.policy = run.redaction;
     return this.staging.beginRun(run);
+  }
+
+  /**
+   * Publishes the rewritten archive as a state of its own, with no predecessor: every other state,
+   * holding the old rows, is removed at once (retention does not apply to them), and the run then
+   * stages against the new state.
+   */
+  async rewriteArchive(rewrite: ArchiveRewrite): Promise<number> {
+    const previous = this.previous;
+    if (previous === null) return 0;
+    await this.closeStaging();
+    rmSync(this.stagingDir, { recursive: true, force: true });
+    const stateId = `${new Date().toISOString().replace(/[-:.]/g, '')}-rewrite-${randomUUID().slice(0, 8)}`;
+    const dir = join(this.layout.stagingDir, stateId);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'stage.duckdb');
+    try {
+      const stage = await openWarehouse(file, 'write');
+      let sessions: number;
+      try {
+        const from = (table: string): string => {
+          const definition = DATASET_TABLES.find((t) => t.name === table)!;
+          const files = stateFiles(this.layout, previous, table);
+          return files.length === 0
+            ? `(SELECT * FROM ${table} WHERE false)`
+            : `(${readFilesSql(definition, files)})`;
+        };
+        sessions = await rewriteRows(stage.connection, from, rewrite);
+        await stage.connection.run('CHECKPOINT');
+      } finally {
+        stage.close();
+      }
+      const now = Date.now();
+      const manifest = await withConnection(file, async (staging) => {
+        await staging.run(
+          `CREATE TEMP TABLE staged_sessions AS SELECT session_id, ${BUCKET_SQL} AS bucket FROM sessions`,
+        );
+        const touched = (
+          await staging.runAndReadAll('SELECT DISTINCT bucket FROM staged_sessions')
+        ).getRows();
+        return buildState({
+          layout: this.layout,
+          staging,
+          previous: null,
+          runId: stateId,
+          touchedBuckets: new Set(touched.map((row) => String(row[0]))),
+          publishedAtMs: now,
+          redaction: rewrite.policy,
+        });
+      });
+      await guardWrite('parquet', 'manifest', () => writeManifest(this.layout, manifest));
+      await guardWrite('parquet', 'publish-current', () =>
+        writeFileDurably(this.layout.currentPointer, `${stateId}\n`),
+      );
+      collectStates(this.layout, manifest, now);
+      this.previous = manifest;
+      this.policy = rewrite.policy;
+      return sessions;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      ({ stagingDir: this.stagingDir, staging: this.staging } = await openStaging(
+        this.layout,
+        this.previous,
+      ));
+      this.stagingOpen = true;
+    }
   }
 
   async loadBatch(
@@ -170,6 +262,7 @@ export class ParquetTarget implements WarehouseTarget {
         runId,
         touchedBuckets: new Set(touched.map((row) => String(row[0]))),
         publishedAtMs: finishedAtMs,
+        redaction: this.policy,
       });
     });
   }

@@ -1,84 +1,241 @@
 /**
- * `--redact`: a pure transform over a finalized session's rows, applied after identities are
- * computed (IDs, keys and order never change), then the view digest is recomputed. Only text and
- * JSON payload columns are touched; the run reports counts per kind, never the redacted values.
+ * Redaction of one finalized session: every text and JSON column is decomposed into leaf texts
+ * (JSON is redacted as JSON), all leaves are scanned at once by the library and by the own rules,
+ * and the rows are rebuilt with each secret replaced by a marker naming its rule. With a seal,
+ * content-hashed IDs are sealed (identity-seal.ts). The view digest is recomputed over the result.
+ * Only counts per rule are kept, never a value.
  */
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from '../archive-keys.js';
 import { canonicalJson } from '../canonical-json.js';
 import type { NormalizedSession } from '../normalized-session.js';
 import { computeViewDigest } from '../view-digest.js';
-import {
-  emptyCounts,
-  REDACTION_KINDS,
-  type RedactionCounts,
-  redactJsonValue,
-  redactText,
-} from './redact-text.js';
+import type { IdentitySeal } from './identity-seal.js';
+import { type Doc, decompose, decomposeJson, Leaves, rebuild } from './json-document.js';
+import { libraryRuleSpans } from './library-rules.js';
+import { ownRuleSpans } from './own-rules.js';
+import { marker, RULESET_VERSION, type Span } from './ruleset.js';
 
-function text(value: string | null, counts: RedactionCounts): string | null {
-  return value === null ? null : redactText(value, counts);
+export type RedactionCounts = Record<string, number>;
+
+export interface RedactionSettings {
+  /** Replace home-directory user names in paths (opt-in). */
+  homePaths: boolean;
+  /** Seals content-hashed IDs; null leaves IDs as they are (a scan of already redacted rows). */
+  seal: IdentitySeal | null;
 }
 
-function json(value: string | null, counts: RedactionCounts): string | null {
-  return value === null ? null : canonicalJson(redactJsonValue(JSON.parse(value), counts));
+/** Spans that are not secrets themselves: kept only where no secret span overlaps them. */
+const SECONDARY = new Set(['email', 'home-path']);
+
+/** Overlapping secret spans become one, named after the first rule found there. */
+function mergedSpans(spans: Span[]): Span[] {
+  const order = (a: Span, b: Span): number => a.start - b.start || b.end - a.end;
+  const merged: Span[] = [];
+  for (const span of spans.filter((s) => !SECONDARY.has(s.rule)).sort(order)) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && span.start < last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  const overlaps = (s: Span): boolean => merged.some((m) => s.start < m.end && m.start < s.end);
+  for (const span of spans.filter((s) => SECONDARY.has(s.rule)).sort(order))
+    if (!overlaps(span)) merged.push({ ...span });
+  return merged.sort(order);
 }
 
-export function redactSession(input: NormalizedSession, counts: RedactionCounts): NormalizedSession {
-  const { view_digest: _old, ...sessionFields } = input.session;
-  const session = {
-    ...sessionFields,
-    title: text(sessionFields.title, counts),
-    extensions: json(sessionFields.extensions, counts),
-  };
-  const messages = input.messages.map((row) => ({
+function applySpans(text: string, spans: Span[], counts: RedactionCounts): string {
+  if (spans.length === 0) return text;
+  const pieces: string[] = [];
+  let at = 0;
+  for (const span of mergedSpans(spans)) {
+    pieces.push(text.slice(at, span.start), marker(span.rule));
+    counts[span.rule] = (counts[span.rule] ?? 0) + 1;
+    at = span.end;
+  }
+  pieces.push(text.slice(at));
+  return pieces.join('');
+}
+
+/** Redacts many texts together (one library call per few MB); `null` entries stay null. */
+export class TextBatch {
+  private readonly leaves = new Leaves();
+  private readonly docs: { doc: Doc; json: boolean }[] = [];
+
+  /** Adds a text column's value (JSON when it parses as JSON); returns its slot. */
+  text(value: string): number {
+    this.docs.push({ doc: decompose(value, this.leaves), json: false });
+    return this.docs.length - 1;
+  }
+
+  /** Adds a JSON column's value (canonical JSON text); returns its slot. */
+  json(value: string): number {
+    this.docs.push({ doc: decomposeJson(value, this.leaves), json: true });
+    return this.docs.length - 1;
+  }
+
+  /** Scans every leaf and returns each slot's redacted value. */
+  async redact(settings: Pick<RedactionSettings, 'homePaths'>, counts: RedactionCounts): Promise<string[]> {
+    const texts = this.leaves.texts;
+    const library = await libraryRuleSpans(texts);
+    const redacted = texts.map((text, i) =>
+      applySpans(text, ownRuleSpans(text, settings, library[i]), counts),
+    );
+    const onSecretValue = (): void => {
+      counts['secret-assignment'] = (counts['secret-assignment'] ?? 0) + 1;
+    };
+    return this.docs.map(({ doc, json }) => {
+      const value = rebuild(doc, redacted, onSecretValue);
+      const original = doc.kind === 'json' ? doc.text : texts[doc.leaf]!;
+      // A redacted key may change the member order canonical JSON requires.
+      return json && value !== original ? canonicalJson(JSON.parse(value)) : value;
+    });
+  }
+}
+
+function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSession {
+  const sessionId = seal.sealId(input.session.session_id);
+  const id = (value: string): string => seal.sealId(value);
+  const orNull = (value: string | null): string | null => (value === null ? null : id(value));
+  const messages = input.messages.map((row) => {
+    const messageId = id(row.message_id);
+    return {
+      ...row,
+      session_id: sessionId,
+      message_id: messageId,
+      archive_key: messageArchiveKey(sessionId, messageId),
+      parent_message_id: orNull(row.parent_message_id),
+    };
+  });
+  const toolCalls = input.toolCalls.map((row) => {
+    const messageId = id(row.message_id);
+    return {
+      ...row,
+      session_id: sessionId,
+      message_id: messageId,
+      archive_key: toolArchiveKey(messageArchiveKey(sessionId, messageId), row.tool_ordinal),
+      tool_id: id(row.tool_id),
+    };
+  });
+  const sealedRef = sessionId !== input.session.session_id;
+  const sourceInstances = input.sourceInstances.map((row) => ({
     ...row,
-    content: redactText(row.content, counts),
-    thinking: text(row.thinking, counts),
-    extensions: json(row.extensions, counts),
+    session_id: sessionId,
+    occurrence_ref: sealedRef ? seal.sealRef(row.occurrence_ref) : row.occurrence_ref,
   }));
-  const toolCalls = input.toolCalls.map((row) => ({
-    ...row,
-    params: json(row.params, counts),
-    result: text(row.result, counts),
-    error: text(row.error, counts),
-    files: json(row.files, counts)!,
-    extensions: json(row.extensions, counts),
-  }));
-  const view_digest = computeViewDigest({
-    session,
+  return {
+    ...input,
+    session: {
+      ...input.session,
+      session_id: sessionId,
+      archive_key: sessionArchiveKey(sessionId),
+      parent_session_id: orNull(input.session.parent_session_id),
+    },
     messages,
     toolCalls,
-    sourceInstances: input.sourceInstances,
+    sourceInstances,
+    diagnostics: input.diagnostics.map((d) =>
+      d.sessionId === undefined ? d : { ...d, sessionId: seal.sealId(d.sessionId) },
+    ),
+  };
+}
+
+export async function redactSession(
+  input: NormalizedSession,
+  settings: RedactionSettings,
+  counts: RedactionCounts,
+): Promise<NormalizedSession> {
+  const sealed = settings.seal === null ? input : sealSession(input, settings.seal);
+  const batch = new TextBatch();
+  const text = (value: string | null): number | null => (value === null ? null : batch.text(value));
+  const json = (value: string | null): number | null => (value === null ? null : batch.json(value));
+  const paths = (value: string | null): number | null => (settings.homePaths ? text(value) : null);
+  const { session } = sealed;
+  const sessionSlots = {
+    title: text(session.title),
+    extensions: json(session.extensions),
+    workspace: paths(session.workspace_path),
+  };
+  const messageSlots = sealed.messages.map((row) => ({
+    content: batch.text(row.content),
+    thinking: text(row.thinking),
+    extensions: json(row.extensions),
+  }));
+  const toolSlots = sealed.toolCalls.map((row) => ({
+    params: json(row.params),
+    result: text(row.result),
+    error: text(row.error),
+    files: batch.json(row.files),
+    extensions: json(row.extensions),
+  }));
+  const instanceSlots = sealed.sourceInstances.map((row) => paths(row.workspace_path));
+  const out = await batch.redact(settings, counts);
+  const at = (slot: number | null, value: string | null): string | null =>
+    slot === null ? value : out[slot]!;
+  const { view_digest: _old, ...sessionFields } = session;
+  const redactedSession = {
+    ...sessionFields,
+    title: at(sessionSlots.title, session.title),
+    extensions: at(sessionSlots.extensions, session.extensions),
+    workspace_path: at(sessionSlots.workspace, session.workspace_path),
+  };
+  const messages = sealed.messages.map((row, i) => {
+    const slots = messageSlots[i]!;
+    return {
+      ...row,
+      content: out[slots.content]!,
+      thinking: at(slots.thinking, row.thinking),
+      extensions: at(slots.extensions, row.extensions),
+    };
   });
-  return { ...input, session: { ...session, view_digest }, messages, toolCalls };
+  const toolCalls = sealed.toolCalls.map((row, i) => {
+    const slots = toolSlots[i]!;
+    return {
+      ...row,
+      params: at(slots.params, row.params),
+      result: at(slots.result, row.result),
+      error: at(slots.error, row.error),
+      files: out[slots.files]!,
+      extensions: at(slots.extensions, row.extensions),
+    };
+  });
+  const sourceInstances = sealed.sourceInstances.map((row, i) => ({
+    ...row,
+    workspace_path: at(instanceSlots[i]!, row.workspace_path),
+  }));
+  const view_digest = computeViewDigest({ session: redactedSession, messages, toolCalls, sourceInstances });
+  return { ...sealed, session: { ...redactedSession, view_digest }, messages, toolCalls, sourceInstances };
 }
 
 /** Redacts one session and counts what it replaced (a resolve worker sends both back). */
-export function redactCounted(input: NormalizedSession): {
-  session: NormalizedSession;
-  counts: RedactionCounts;
-} {
-  const counts = emptyCounts();
-  return { session: redactSession(input, counts), counts };
+export async function redactCounted(
+  input: NormalizedSession,
+  settings: RedactionSettings,
+): Promise<{ session: NormalizedSession; counts: RedactionCounts }> {
+  const counts: RedactionCounts = {};
+  return { session: await redactSession(input, settings, counts), counts };
+}
+
+function total(counts: RedactionCounts): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
 }
 
 /** Totals the counts of a run's redacted sessions and reports them as one diagnostic. */
 export class RunRedaction {
-  private readonly counts = emptyCounts();
+  private readonly counts: RedactionCounts = {};
   private sessionsAffected = 0;
 
   record(counts: RedactionCounts): void {
-    const hits = REDACTION_KINDS.reduce((sum, kind) => sum + counts[kind], 0);
-    if (hits > 0) this.sessionsAffected++;
-    for (const kind of REDACTION_KINDS) this.counts[kind] += counts[kind];
+    if (total(counts) > 0) this.sessionsAffected++;
+    for (const [rule, n] of Object.entries(counts)) this.counts[rule] = (this.counts[rule] ?? 0) + n;
   }
 
   diagnostic(): Diagnostic {
-    const redactions = REDACTION_KINDS.reduce((sum, kind) => sum + this.counts[kind], 0);
+    const redactions = total(this.counts);
+    const byRule = Object.fromEntries(Object.entries(this.counts).sort(([a], [b]) => (a < b ? -1 : 1)));
     return diagnostic(
       'REDACTION_APPLIED',
       `Redaction replaced ${redactions} value(s) in ${this.sessionsAffected} session(s)`,
-      { redactions, sessionsAffected: this.sessionsAffected, byKind: { ...this.counts } },
+      { redactions, sessionsAffected: this.sessionsAffected, byRule, ruleset: RULESET_VERSION },
       { severity: 'info' },
     );
   }

@@ -1,27 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { redactionCliCapture } from '../../../fixtures/capture/redaction-captures.js';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
+import { IdentitySeal } from '../../../src/transform/redact/identity-seal.js';
 import { RunRedaction, redactCounted } from '../../../src/transform/redact/redact-session.js';
 import { computeViewDigest } from '../../../src/transform/view-digest.js';
 import { onlySession, readCaptures } from '../../helpers/capture-sessions.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
-describe('redactSession (pure transform over finalized rows)', () => {
-  it('applied after identities: IDs, keys and order are unchanged, the digest is recomputed from the rows', async () => {
+const SEAL = new IdentitySeal('5e'.repeat(32));
+
+describe('redactSession (over finalized rows)', () => {
+  it('content-hashed IDs are sealed consistently, native IDs and order kept, the digest is recomputed from the rows', async () => {
     const before = onlySession(
       await readCaptures([writeCapture(tempDir(), 'r.ndjson', redactionCliCapture())]),
     );
     const run = new RunRedaction();
-    const { session: after, counts } = redactCounted(before);
+    const { session: after, counts } = await redactCounted(before, { homePaths: false, seal: SEAL });
     run.record(counts);
-    const keys = (s: typeof before) => [
-      s.session.session_id,
-      ...s.messages.map((m) => `${m.message_id}|${m.archive_key}|${m.ordinal}`),
-      ...s.toolCalls.map((t) => `${t.tool_id}|${t.archive_key}`),
-    ];
-    expect(keys(after)).toEqual(keys(before));
+    expect(after.session.session_id).toBe(before.session.session_id);
+    expect(after.messages.map((m) => m.ordinal)).toEqual(before.messages.map((m) => m.ordinal));
+    expect(after.messages.map((m) => m.message_id)).toEqual(
+      before.messages.map((m) => SEAL.sealId(m.message_id)),
+    );
+    for (const m of after.messages) {
+      expect(m.message_id).toMatch(/^capture:v1k:[0-9a-f]{64}:\d+$/);
+      expect(m.archive_key).toBe(`cursor:${after.session.session_id}:${m.message_id}`);
+    }
+    const plainHashes = before.messages.map((m) => m.message_id.split(':')[2]!);
+    const dump = JSON.stringify(after);
+    for (const hash of plainHashes) expect(dump).not.toContain(hash);
     expect(after.messages[0]!.content).not.toBe(before.messages[0]!.content);
-    expect(after.session.view_digest).not.toBe(before.session.view_digest);
     const { view_digest, ...session } = after.session;
     expect(view_digest).toBe(
       computeViewDigest({
@@ -32,11 +40,16 @@ describe('redactSession (pure transform over finalized rows)', () => {
       }),
     );
     const report = run.diagnostic();
-    expect(report.details).toEqual({
-      redactions: 5,
-      sessionsAffected: 1,
-      byKind: { 'private-key': 1, bearer: 1, 'secret-assignment': 2, email: 1 },
-    });
+    expect(report.details).toMatchObject({ sessionsAffected: 1, ruleset: 1 });
+    expect(report.details.byRule).toMatchObject({ 'private-key': 1, 'auth-header': 1, email: 1 });
     expect(JSON.stringify(report)).not.toMatch(/Canary|canary/);
+  });
+
+  it('without a seal (a scan of archived rows) no ID changes', async () => {
+    const before = onlySession(
+      await readCaptures([writeCapture(tempDir(), 'r.ndjson', redactionCliCapture())]),
+    );
+    const { session: after } = await redactCounted(before, { homePaths: false, seal: null });
+    expect(after.messages.map((m) => m.message_id)).toEqual(before.messages.map((m) => m.message_id));
   });
 });

@@ -1,0 +1,131 @@
+/**
+ * Copies an archive into a fresh, empty warehouse through an ArchiveRewrite: every session's rows
+ * rewritten range by range (memory flat in the archive's size), session IDs in the ledger and in
+ * diagnostics replaced alike, the transcript prefix checkpoints dropped (their SHA-256 of source
+ * bytes would confirm guessed content). Both targets use it: the DuckDB rebuild reads the old file
+ * attached, the Parquet rewrite reads the published state's files.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import {
+  runsTable,
+  sessionSourcesTable,
+  sessionStateTable,
+  sourcesTable,
+} from '../../../schemas/ledger-tables.js';
+import {
+  diagnosticsTable,
+  messagesTable,
+  sessionsTable,
+  sourceInstancesTable,
+  toolCallsTable,
+} from '../../../schemas/tables.js';
+import type { ArchiveRewrite } from '../target.js';
+import { appendToTable } from './row-appender.js';
+import { readStoredSessions, storedSessionRanges, type TableSource } from './stored-sessions.js';
+
+async function distinctIds(dest: DuckDBConnection, from: TableSource): Promise<string[]> {
+  const union = [sessionsTable.name, sessionStateTable.name, sessionSourcesTable.name, diagnosticsTable.name]
+    .map((table) => `SELECT session_id FROM ${from(table)} WHERE session_id IS NOT NULL`)
+    .join(' UNION ');
+  const reader = await dest.runAndReadAll(union);
+  return reader.getRows().map((row) => String(row[0]));
+}
+
+/** Temp tables mapping old session IDs and occurrence references to their rewritten form. */
+async function idMaps(dest: DuckDBConnection, from: TableSource, rewrite: ArchiveRewrite): Promise<void> {
+  await dest.run('CREATE OR REPLACE TEMP TABLE rewrite_ids (old_id VARCHAR, new_id VARCHAR)');
+  await dest.run('CREATE OR REPLACE TEMP TABLE rewrite_refs (old_ref VARCHAR, new_ref VARCHAR)');
+  const changed = (await distinctIds(dest, from))
+    .map((id) => ({ old_id: id, new_id: rewrite.sessionId(id) }))
+    .filter((row) => row.new_id !== row.old_id);
+  if (changed.length === 0) return;
+  await insertPairs(
+    dest,
+    'rewrite_ids',
+    changed.map((row) => [row.old_id, row.new_id]),
+  );
+  const refs = await dest.runAndReadAll(
+    `SELECT DISTINCT occurrence_ref FROM (
+       SELECT session_id, occurrence_ref FROM ${from(sessionSourcesTable.name)}
+       UNION ALL SELECT session_id, occurrence_ref FROM ${from(sourceInstancesTable.name)})
+     WHERE session_id IN (SELECT old_id FROM rewrite_ids)`,
+  );
+  const refPairs = refs.getRows().map(([ref]) => [String(ref), rewrite.occurrenceRef(String(ref))]);
+  await insertPairs(dest, 'rewrite_refs', refPairs);
+}
+
+async function insertPairs(dest: DuckDBConnection, table: string, pairs: string[][]): Promise<void> {
+  for (let i = 0; i < pairs.length; i += 500) {
+    const chunk = pairs.slice(i, i + 500);
+    const values = chunk.map((_, j) => `($${2 * j + 1}, $${2 * j + 2})`).join(', ');
+    await dest.run(`INSERT INTO ${table} VALUES ${values}`, chunk.flat());
+  }
+}
+
+const NEW_ID = 'coalesce((SELECT new_id FROM rewrite_ids WHERE old_id = t.session_id), t.session_id)';
+const NEW_REF =
+  'coalesce((SELECT new_ref FROM rewrite_refs WHERE old_ref = t.occurrence_ref), t.occurrence_ref)';
+
+async function copyLedger(dest: DuckDBConnection, from: TableSource): Promise<void> {
+  const copies: [string, string][] = [
+    [runsTable.name, '*'],
+    [sourcesTable.name, '* REPLACE (NULL AS checkpoint)'],
+    [sessionSourcesTable.name, `* REPLACE (${NEW_ID} AS session_id, ${NEW_REF} AS occurrence_ref)`],
+    [sessionStateTable.name, `* REPLACE (${NEW_ID} AS session_id)`],
+    [diagnosticsTable.name, `* REPLACE (${NEW_ID} AS session_id)`],
+  ];
+  for (const [table, select] of copies)
+    await dest.run(`INSERT INTO ${table} BY NAME SELECT ${select} FROM ${from(table)} t`);
+}
+
+/** Rewrites every session of `from` into `dest`; returns how many. `dest` must be empty. */
+export async function rewriteRows(
+  dest: DuckDBConnection,
+  from: TableSource,
+  rewrite: ArchiveRewrite,
+): Promise<number> {
+  await idMaps(dest, from, rewrite);
+  await dest.run('BEGIN TRANSACTION');
+  try {
+    await copyLedger(dest, from);
+    await dest.run('COMMIT');
+  } catch (error) {
+    await dest.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  let sessions = 0;
+  for (const range of await storedSessionRanges(dest, undefined, from)) {
+    const rewritten = [];
+    for (const stored of await readStoredSessions(dest, range, from))
+      rewritten.push(await rewrite.session(stored));
+    await dest.run('BEGIN TRANSACTION');
+    try {
+      await appendToTable(
+        dest,
+        sessionsTable,
+        rewritten.map((s) => s.session),
+      );
+      await appendToTable(
+        dest,
+        messagesTable,
+        rewritten.flatMap((s) => s.messages),
+      );
+      await appendToTable(
+        dest,
+        toolCallsTable,
+        rewritten.flatMap((s) => s.toolCalls),
+      );
+      await appendToTable(
+        dest,
+        sourceInstancesTable,
+        rewritten.flatMap((s) => s.sourceInstances),
+      );
+      await dest.run('COMMIT');
+    } catch (error) {
+      await dest.run('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    sessions += rewritten.length;
+  }
+  return sessions;
+}
