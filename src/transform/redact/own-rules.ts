@@ -105,9 +105,9 @@ function placeholderLike(value: string): boolean {
   return PLACEHOLDER.test(value) || CONSTANT.test(value) || KEYWORDS.has(value.toLowerCase());
 }
 
-/** An unquoted value that is code (`config.apiKey`, `userPassword`, `getToken()`), not a secret. */
+/** An unquoted value that is code (`config.apiKey`, `userPassword`, `getToken()`, `Option<…>`), not a secret. */
 function codeLike(value: string, next: string): boolean {
-  if (next === '(' || PATH_LIKE.test(value) || /^https?:\/\//i.test(value)) return true;
+  if (next === '(' || next === '<' || PATH_LIKE.test(value) || /^https?:\/\//i.test(value)) return true;
   if (!IDENTIFIER_PATH.test(value)) return false;
   const segments = value.split('.');
   if (segments.length > 1 && CODE_ROOTS.has(segments[0]!)) return true;
@@ -127,6 +127,47 @@ function closingQuote(text: string, from: number, quote: string): number {
   return -1;
 }
 
+const MAX_CONTAINER = 4096;
+/** In a container: a quoted string (a key when `:` follows) or a bare value. */
+const CONTAINER_ITEM = /\\*(["'])((?:\\.|(?!\1)[^\\\n])*)\\*\1([ \t]*:)?|([^\s,:"'{}[\]\\]+)([ \t]*:)?/g;
+
+/** The end of the `[…]` / `{…}` starting at `start` (quoted text skipped), or -1. */
+function containerEnd(text: string, start: number): number {
+  let depth = 0;
+  let quote: string | null = null;
+  const limit = Math.min(text.length, start + MAX_CONTAINER);
+  for (let i = start; i < limit; i++) {
+    const c = text[i]!;
+    if (quote !== null) {
+      if (c === '\n') return -1;
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** `"apiKey": {"value": "…"}` or `tokens: ["a", 123]` in text that is not JSON: every value inside is secret. */
+function containerValues(text: string, start: number, name: string, out: Span[]): void {
+  const end = containerEnd(text, start);
+  if (end < 0) return;
+  const body = text.slice(start, end);
+  for (const item of body.matchAll(CONTAINER_ITEM)) {
+    if (item[3] !== undefined || item[5] !== undefined) continue;
+    const quoted = item[2];
+    const value = quoted ?? item[4]!;
+    if (value.length < minimumValueLength(name) || placeholderLike(value) || value.startsWith(MARKER_START))
+      continue;
+    const at = start + item.index + (quoted === undefined ? 0 : item[0].indexOf(value, 1));
+    out.push({ start: at, end: at + value.length, rule: 'secret-assignment' });
+  }
+}
+
 function assignments(text: string, out: Span[]): void {
   ASSIGNMENT.lastIndex = 0;
   for (let match = ASSIGNMENT.exec(text); match !== null; match = ASSIGNMENT.exec(text)) {
@@ -136,6 +177,11 @@ function assignments(text: string, out: Span[]): void {
     const valueStart = match.index + match[0].length;
     if (secretWordOf(name) === null || nameWords(name).includes('authorization')) continue;
     let valueEnd: number;
+    if (text.startsWith(MARKER_START, valueStart)) continue;
+    if (quote.length === 0 && (text[valueStart] === '[' || text[valueStart] === '{')) {
+      containerValues(text, valueStart, name, out);
+      continue;
+    }
     if (quote.length > 0) {
       valueEnd = closingQuote(text, valueStart, quote);
       if (valueEnd < 0) continue;
@@ -157,7 +203,6 @@ function assignments(text: string, out: Span[]): void {
       )
         continue;
     }
-    if (text.startsWith(MARKER_START, valueStart)) continue;
     out.push({ start: valueStart, end: valueEnd, rule: 'secret-assignment' });
     ASSIGNMENT.lastIndex = Math.max(ASSIGNMENT.lastIndex, valueEnd);
   }
