@@ -2,7 +2,7 @@
  * The benchmark cases, each run as whole processes on a generated corpus: full loads, the
  * incremental `--since-last` cases and the raw floor. Failures abort the benchmark loudly.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendBubble } from '../fixtures/bench/append-bubble.js';
 import { appendTranscriptTurn } from '../fixtures/bench/append-transcript-turn.js';
@@ -84,22 +84,52 @@ export function fullDuckDb(env: BenchEnv, id: number, corpus: BenchCorpus, wareh
 }
 
 /**
- * The full load and the raw floor, run alternately: a shared machine's slow and fast spells (the
- * same build's full load ranged 19-29 s within an hour) then fall on both sides of their ratio.
+ * A full load with `--redact` into a fresh warehouse. Its identity key lives in the work
+ * directory (named by a config file), never in the user's configuration.
+ */
+function fullRedactedOnce(env: BenchEnv, corpus: BenchCorpus): Sample {
+  const warehouse = join(env.workDir, 'warehouse-redacted.duckdb');
+  rmSync(warehouse, { force: true });
+  rmSync(`${warehouse}.wal`, { force: true });
+  const config = join(env.workDir, 'redaction-config.json');
+  writeFileSync(config, JSON.stringify({ redactionKeyFile: join(env.workDir, 'redaction.key') }));
+  return checked(
+    runEtl(env, corpus, `duckdb:${warehouse}`, ['--redact', '--config', config]),
+    'redacted load',
+  );
+}
+
+/**
+ * The full load, the redacted full load and the raw floor, run alternately: a shared machine's
+ * slow and fast spells (the same build's full load ranged 19-29 s within an hour) then fall on
+ * every side of their ratios.
  */
 export function fullDuckDbBesideFloor(
   env: BenchEnv,
-  ids: { full: number; floor: number },
+  ids: { full: number; floor: number; redacted: number },
   corpus: BenchCorpus,
   warehouse: string,
-): [CaseResult, CaseResult] {
+): [CaseResult, CaseResult, CaseResult] {
   const full: Sample[] = [];
+  const redacted: Sample[] = [];
   const floor: Sample[] = [];
   for (let run = 0; run < env.runs; run++) {
     full.push(fullDuckDbOnce(env, corpus, warehouse));
+    redacted.push(fullRedactedOnce(env, corpus));
     floor.push(rawFloorOnce(env, corpus));
   }
-  return [fullDuckDbCase(ids.full, corpus, full), rawFloorCase(ids.floor, corpus, floor)];
+  return [
+    fullDuckDbCase(ids.full, corpus, full),
+    rawFloorCase(ids.floor, corpus, floor),
+    {
+      id: ids.redacted,
+      name: `full load DuckDB --redact (${corpus.stats.sessions} sessions)`,
+      unavailable: null,
+      samples: redacted,
+      corpus,
+      wholeCorpus: true,
+    },
+  ];
 }
 
 export function fullParquet(env: BenchEnv, id: number, corpus: BenchCorpus): CaseResult {

@@ -10,6 +10,7 @@ export const CASE_IDS = {
   transcript: 5,
   fullFiveX: 6,
   floor: 7,
+  fullRedacted: 8,
 } as const;
 
 const MB = 1024 * 1024;
@@ -121,6 +122,12 @@ export function targetChecks(cases: readonly CaseResult[]): TargetCheck[] {
     ratios(byId(cases, CASE_IDS.transcript), full),
     0.05,
     pct,
+  );
+  addRatio(
+    'redacted full load ≤ 1.15× full load',
+    ratios(byId(cases, CASE_IDS.fullRedacted), full),
+    1.15,
+    times,
   );
   const etl = cases.filter((c) => c.id !== CASE_IDS.floor && c.samples.length > 0);
   const peak = Math.max(0, ...etl.map((c) => medians(c.samples)!.maxRssBytes));

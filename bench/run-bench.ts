@@ -68,7 +68,7 @@ const step = (result: CaseResult): void => {
 };
 for (const result of fullDuckDbBesideFloor(
   env,
-  { full: CASE_IDS.fullDuckDb, floor: CASE_IDS.floor },
+  { full: CASE_IDS.fullDuckDb, floor: CASE_IDS.floor, redacted: CASE_IDS.fullRedacted },
   one,
   warehouse,
 ))

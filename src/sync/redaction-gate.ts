@@ -120,7 +120,7 @@ export function defaultRedactionRequest(): RedactionRequest {
 
 /**
  * Applies the decision to an open target: re-redacts its archive first when the decision says so.
- * `rewritten` is the number of archived sessions rewritten, or null when there was no rewrite.
+ * `rewritten` is the number of archived sessions rewritten, or null when nothing was rewritten.
  */
 export async function settleRedaction(
   target: WarehouseTarget,
@@ -131,7 +131,7 @@ export async function settleRedaction(
   if (!decision.rewrite || decision.policy === null || decision.job === null)
     return { decision, rewritten: null };
   const rewritten = await target.rewriteArchive(archiveRewrite(decision.policy, decision.job, counts));
-  return { decision, rewritten };
+  return { decision, rewritten: rewritten > 0 ? rewritten : null };
 }
 
 /** Reports an archive rewrite: sessions rewritten and replacements per rule, never a value. */

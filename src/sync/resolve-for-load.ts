@@ -44,6 +44,7 @@ export async function resolveForLoad(
   const resolved = resolveSession(decodedContributions(contributions), {
     preferredSource: settings.preferredSource,
     scope,
+    digest: settings.redaction === null,
   });
   const redaction = settings.redaction;
   if (redaction === null) return { session: resolved, counts: null };

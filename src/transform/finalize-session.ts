@@ -18,7 +18,8 @@ function sumOrNull(values: (number | null)[]): number | null {
   return total;
 }
 
-export function finalizeSession(view: SessionView): NormalizedSession {
+/** `digest` false leaves `view_digest` empty for a caller that rewrites the rows and digests them. */
+export function finalizeSession(view: SessionView, digest = true): NormalizedSession {
   const { createdAt, updatedAt } = deriveSessionTimes(view.messages, view.createdAt, view.updatedAt);
   const times = resolveMessageTimes(view.messages, createdAt);
   const messages: MessageRow[] = [];
@@ -116,7 +117,7 @@ export function finalizeSession(view: SessionView): NormalizedSession {
     message_identity_version: 1,
     extensions: jsonOrNull(view.extensions),
   };
-  const view_digest = computeViewDigest({ session, messages, toolCalls, sourceInstances });
+  const view_digest = digest ? computeViewDigest({ session, messages, toolCalls, sourceInstances }) : '';
   return {
     session: { ...session, view_digest },
     messages,

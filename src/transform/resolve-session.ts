@@ -35,6 +35,8 @@ export interface ResolveOptions {
   preferredSource: 'composer' | 'store';
   /** The workspace scope outcome of this session: omitted and broadened contributors. */
   scope?: { omitted: SessionOccurrence[]; broadenedRefs: Set<string> };
+  /** False when a later step (redaction) rewrites the rows and computes the digest itself. */
+  digest?: boolean;
 }
 
 type ViewBuilder = (contribution: Contribution) => SessionView;
@@ -78,7 +80,7 @@ export function resolveSession(
       : null;
   const capture = captures.length > 0 ? resolveCaptures(captures) : null;
   const view = cursor && capture ? resolveCaptureWithCursor(cursor, capture) : (cursor ?? capture)!;
-  return finalizeSession(options.scope ? applyScopePlan(view, options.scope) : view);
+  return finalizeSession(options.scope ? applyScopePlan(view, options.scope) : view, options.digest ?? true);
 }
 
 /** Several captures of one session reconcile (replicas, supersession, ambiguity); else the one view. */

@@ -34,7 +34,7 @@ function workspace() {
       ...extra,
     ];
     for (const input of inputs) args.push('--input', input);
-    return runCli(args);
+    return runCli(args, { XDG_CONFIG_HOME: join(root, 'config') });
   };
   const ok = (inputs: string[], extra: string[] = []): RunOutput => {
     const result = run(inputs, extra);
@@ -392,7 +392,7 @@ describe('fail closed', { timeout: 240_000 }, () => {
 });
 
 describe('--redact', { timeout: 240_000 }, () => {
-  it('redaction canaries never reach the warehouse; identities are unchanged; only counts are reported', () => {
+  it('redaction canaries never reach the warehouse; native identities are unchanged, content-hashed ones sealed; only counts are reported', () => {
     const plain = workspace();
     const redacted = workspace();
     const dir = join(plain.root, 'in');
@@ -416,8 +416,18 @@ describe('--redact', { timeout: 240_000 }, () => {
       expect(plainDump).toContain(secret);
       expect(redactedDump).not.toContain(secret);
     }
-    const ids = 'select session_id, message_id from messages order by all';
-    expect(redacted.rows(ids)).toEqual(plain.rows(ids));
+    const ids = (w: ReturnType<typeof workspace>, version: string): string[] =>
+      w
+        .rows('select session_id, message_id from messages')
+        .map((r) =>
+          `${r.session_id} ${r.message_id}`.replace(
+            new RegExp(`:${version}:((?:db:|transcript:)?)[0-9a-f]{64}`, 'g'),
+            ':sealed:$1<hash>',
+          ),
+        )
+        .sort();
+    expect(ids(redacted, 'v1k')).toEqual(ids(plain, 'v1'));
+    expect(ids(redacted, 'v1k').some((id) => id.includes(':sealed:'))).toBe(true);
     const report = out.diagnostics.find((d) => d.code === 'REDACTION_APPLIED')!;
     expect(report.details).toMatchObject({ sessionsAffected: 5 });
     expect(report.details.redactions).toBeGreaterThanOrEqual(CANARY_SECRETS.length);

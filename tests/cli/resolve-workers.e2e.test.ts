@@ -10,9 +10,11 @@ const INLINE = { CURSOR_ETL_RESOLVE_WORKERS_FROM: '1000000' };
 
 let userDir: string;
 let storeRoot: string;
+let configHome: string;
 
 beforeAll(() => {
   ({ userDir, storeRoot } = buildSampleCorpus(join(tempDir(), 'cursor')));
+  configHome = tempDir();
 });
 
 /** Everything a run leaves behind that must not depend on where sessions were resolved. */
@@ -28,7 +30,8 @@ function outcome(extra: readonly string[], env: Record<string, string>) {
     '--target',
     target,
   ];
-  const result = runCli([...args, ...extra], env);
+  // One identity key for both runs (sealed IDs of a redacting run depend on it).
+  const result = runCli([...args, ...extra], { ...env, XDG_CONFIG_HOME: configHome });
   const stdout = result.stdout === '' ? null : JSON.parse(result.stdout);
   const { runId: _id, durationMs: _ms, ...summary } = stdout?.run ?? {};
   return {

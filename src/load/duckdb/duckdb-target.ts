@@ -77,6 +77,11 @@ export class DuckDbTarget implements WarehouseTarget {
 
   /** Rebuilds the file through the rewrite (rebuild-warehouse.ts) and reopens it. */
   async rewriteArchive(rewrite: ArchiveRewrite): Promise<number> {
+    // An empty warehouse (a first run) holds nothing to rewrite; the run stores the policy.
+    const held = await this.connection.runAndReadAll(
+      'SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM diagnostics) AS n',
+    );
+    if (Number(held.getRowObjects()[0]?.n ?? 0) === 0) return 0;
     await this.connection.run('CHECKPOINT');
     this.warehouse.close();
     const sessions = await rebuildWarehouse(this.path, rewrite);

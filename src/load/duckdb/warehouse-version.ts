@@ -5,7 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
 
-export const WAREHOUSE_SCHEMA_VERSION = 2;
+export const WAREHOUSE_SCHEMA_VERSION = 3;
 
 /** The `etl_meta` key/value rows, or null when the warehouse has no `etl_meta` table yet. */
 export async function storedMeta(connection: DuckDBConnection): Promise<Map<string, string> | null> {
@@ -70,6 +70,9 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS payload_bytes_read BIGINT DEFAULT 0',
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS owner_pid INTEGER',
   ],
+  // v2 → v3: a warehouse may hold a redaction policy (`etl_meta` key `redaction_policy`, no DDL);
+  // the version makes builds that ignore it refuse the warehouse instead of loading plaintext into it.
+  2: [],
 };
 
 /** Brings a warehouse of `from` up to the current version; returns the steps applied. */

@@ -80,9 +80,14 @@ function authHeaders(text: string, out: Span[]): void {
   }
 }
 
-/** `name = value`, `"name": "value"`, `name: value`, `--name=value`, `name => value`; quotes may be escaped. */
-const ASSIGNMENT =
-  /(?<![A-Za-z0-9_])(\\*["'`]?)([A-Za-z_][A-Za-z0-9_.-]{0,63})\1[ \t]*(=>|:=|=|:)(?![=:>])[ \t]*(\\*["'`]?)/g;
+/**
+ * A secret word, where an assignment's name is looked for: found first (they are rare in text),
+ * then widened to the whole name, so the separator pattern runs only there.
+ */
+const SECRET_WORD = /pass|pwd|pswd|secret|token|key|pin|credential|creds|auth/gi;
+const NAME_CHAR = /[A-Za-z0-9_.-]/;
+/** After a name: an optional closing quote (escaped or not), `=`, `:`, `:=` or `=>`, an optional opening quote. */
+const SEPARATOR = /(\\*["'`]?)[ \t]*(=>|:=|=|:)(?![=:>])[ \t]*(\\*["'`]?)/y;
 const UNQUOTED_VALUE = /[^\s"'`<>,;&|(){}[\]\\]+/y;
 const KEYWORDS = new Set(
   (
@@ -169,12 +174,24 @@ function containerValues(text: string, start: number, name: string, out: Span[])
 }
 
 function assignments(text: string, out: Span[]): void {
-  ASSIGNMENT.lastIndex = 0;
-  for (let match = ASSIGNMENT.exec(text); match !== null; match = ASSIGNMENT.exec(text)) {
-    const name = match[2]!;
-    const separator = match[3]!;
-    const quote = match[4]!;
-    const valueStart = match.index + match[0].length;
+  let scannedTo = 0;
+  SECRET_WORD.lastIndex = 0;
+  for (let word = SECRET_WORD.exec(text); word !== null; word = SECRET_WORD.exec(text)) {
+    if (word.index < scannedTo) continue;
+    let start = word.index;
+    while (start > 0 && NAME_CHAR.test(text[start - 1]!)) start--;
+    while (start < word.index && !/[A-Za-z_]/.test(text[start]!)) start++;
+    let end = word.index + word[0].length;
+    while (end < text.length && NAME_CHAR.test(text[end]!)) end++;
+    scannedTo = end;
+    if (end - start > 64) continue;
+    SEPARATOR.lastIndex = end;
+    const match = SEPARATOR.exec(text);
+    if (match === null) continue;
+    const name = text.slice(start, end);
+    const separator = match[2]!;
+    const quote = match[3]!;
+    const valueStart = end + match[0].length;
     if (secretWordOf(name) === null || nameWords(name).includes('authorization')) continue;
     let valueEnd: number;
     if (text.startsWith(MARKER_START, valueStart)) continue;
@@ -204,15 +221,26 @@ function assignments(text: string, out: Span[]): void {
         continue;
     }
     out.push({ start: valueStart, end: valueEnd, rule: 'secret-assignment' });
-    ASSIGNMENT.lastIndex = Math.max(ASSIGNMENT.lastIndex, valueEnd);
+    scannedTo = Math.max(scannedTo, valueEnd);
   }
 }
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const LOCAL_CHAR = /[A-Za-z0-9._%+-]/;
+const DOMAIN = /[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/y;
 
+/** Found from each `@` (widened to the local part, then the domain), not by a pattern tried everywhere. */
 function emails(text: string, out: Span[]): void {
-  for (const match of text.matchAll(EMAIL))
-    out.push({ start: match.index, end: match.index + match[0].length, rule: 'email' });
+  let from = 0;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > from && LOCAL_CHAR.test(text[start - 1]!)) start--;
+    if (start === at) continue;
+    DOMAIN.lastIndex = at + 1;
+    const domain = DOMAIN.exec(text);
+    if (domain === null) continue;
+    out.push({ start, end: DOMAIN.lastIndex, rule: 'email' });
+    from = DOMAIN.lastIndex;
+  }
 }
 
 /** `/home/<user>`, `/Users/<user>`, `/var/home/<user>`, `C:\Users\<user>` (any slash, escaped or not). */
@@ -238,7 +266,7 @@ export function ownRuleSpans(text: string, options: OwnRuleOptions, out: Span[] 
   if (text.includes('PRIVATE KEY')) privateKeys(text, out);
   if (text.includes('eyJ')) jwts(text, out);
   if (/authorization|bearer/i.test(text)) authHeaders(text, out);
-  if (/[:=]/.test(text)) assignments(text, out);
+  assignments(text, out);
   if (text.includes('@')) emails(text, out);
   if (options.homePaths) homePaths(text, out);
   return out;
