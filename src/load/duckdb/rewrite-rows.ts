@@ -78,6 +78,17 @@ async function copyLedger(dest: DuckDBConnection, from: TableSource): Promise<vo
     await dest.run(`INSERT INTO ${table} BY NAME SELECT ${select} FROM ${from(table)} t`);
 }
 
+async function inTransaction(dest: DuckDBConnection, work: () => Promise<void>): Promise<void> {
+  await dest.run('BEGIN TRANSACTION');
+  try {
+    await work();
+    await dest.run('COMMIT');
+  } catch (error) {
+    await dest.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
 /** Rewrites every session of `from` into `dest`; returns how many. `dest` must be empty. */
 export async function rewriteRows(
   dest: DuckDBConnection,
@@ -85,14 +96,7 @@ export async function rewriteRows(
   rewrite: ArchiveRewrite,
 ): Promise<number> {
   await idMaps(dest, from, rewrite);
-  await dest.run('BEGIN TRANSACTION');
-  try {
-    await copyLedger(dest, from);
-    await dest.run('COMMIT');
-  } catch (error) {
-    await dest.run('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+  await inTransaction(dest, () => copyLedger(dest, from));
   let sessions = 0;
   for (const range of await storedSessionRanges(dest, undefined, from)) {
     const rewritten = [];
