@@ -59,7 +59,7 @@ export const RULE_KEYWORDS: Readonly<Record<string, string>> = {
   cloudflare: 'cf(?:k|ut|at)_',
   tailscale: 'tskey-',
 };
-const KEYWORDS = new RegExp([...new Set(Object.values(RULE_KEYWORDS))].join('|'));
+export const LIBRARY_KEYWORDS = new RegExp([...new Set(Object.values(RULE_KEYWORDS))].join('|'));
 
 /** The short names of the library rules used (`github`, `database-connection-string`, …). */
 export const LIBRARY_RULES: readonly string[] = CONFIG.rules.map((rule) => rule.id.replace(RULE_PREFIX, ''));
@@ -132,7 +132,7 @@ async function scanJoined(texts: readonly string[]): Promise<Span[][]> {
 /** The library's spans for each text, in as few calls as the texts' size allows. */
 export async function libraryRuleSpans(texts: readonly string[]): Promise<Span[][]> {
   const out: Span[][] = texts.map(() => []);
-  const candidates = texts.map((text, i) => (KEYWORDS.test(text) ? i : -1)).filter((i) => i >= 0);
+  const candidates = texts.map((text, i) => (LIBRARY_KEYWORDS.test(text) ? i : -1)).filter((i) => i >= 0);
   let chunk: number[] = [];
   let chars = 0;
   const flush = async (): Promise<void> => {

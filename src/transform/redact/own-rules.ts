@@ -111,9 +111,11 @@ function placeholderLike(value: string): boolean {
 }
 
 /** An unquoted value that is code (`config.apiKey`, `userPassword`, `getToken()`, `Option<…>`), not a secret. */
-function codeLike(value: string, next: string): boolean {
-  if (next === '(' || next === '<' || PATH_LIKE.test(value) || /^https?:\/\//i.test(value)) return true;
+function codeLike(value: string, after: string): boolean {
+  if (after.startsWith('(') || PATH_LIKE.test(value) || /^https?:\/\//i.test(value)) return true;
   if (!IDENTIFIER_PATH.test(value)) return false;
+  // A generic type (`Option<String>`), not HTML after a value (`pw=Abc1</summary>`).
+  if (/^[A-Z]/.test(value) && /^<[A-Za-z]/.test(after)) return true;
   const segments = value.split('.');
   if (segments.length > 1 && CODE_ROOTS.has(segments[0]!)) return true;
   return !/[0-9]/.test(value) && segments.some((segment) => secretWordOf(segment) !== null);
@@ -211,7 +213,7 @@ function assignments(text: string, out: Span[]): void {
       const value = token[0];
       valueEnd = valueStart + value.length;
       if (value.length < minimumValueLength(name) || placeholderLike(value)) continue;
-      if (codeLike(value, text[valueEnd] ?? '')) continue;
+      if (codeLike(value, text.slice(valueEnd, valueEnd + 2))) continue;
       // `Token: the token is sent…`: a lower-case word that prose goes on after.
       if (
         separator === ':' &&

@@ -12,7 +12,7 @@ import type { NormalizedSession } from '../normalized-session.js';
 import { computeViewDigest } from '../view-digest.js';
 import type { IdentitySeal } from './identity-seal.js';
 import { type Doc, decompose, decomposeJson, Leaves, rebuild } from './json-document.js';
-import { libraryRuleSpans } from './library-rules.js';
+import { LIBRARY_KEYWORDS, libraryRuleSpans } from './library-rules.js';
 import { ownRuleSpans } from './own-rules.js';
 import { marker, RULESET_VERSION, type Span } from './ruleset.js';
 
@@ -56,26 +56,40 @@ function applySpans(text: string, spans: Span[], counts: RedactionCounts): strin
   return pieces.join('');
 }
 
-/** Redacts many texts together (one library call per few MB); `null` entries stay null. */
-export class TextBatch {
-  private readonly leaves = new Leaves();
-  private readonly docs: { doc: Doc; json: boolean }[] = [];
+/**
+ * What any rule needs to find in a text: a secret word (names, JSON keys), a library keyword, `@`,
+ * `eyJ`, a JSON `\u` escape (which could spell a secret-named key). A text without any cannot
+ * change, so it is neither parsed nor scanned (most chat text, and all of the bench corpus).
+ */
+const CANDIDATE = new RegExp(
+  `pass|pwd|pswd|secret|token|key|pin|credential|creds|auth|bearer|@|eyJ|\\\\u|${LIBRARY_KEYWORDS.source}`,
+  'i',
+);
+const HOME_CANDIDATE = /\/home\/|\/Users\/|Users\\/;
 
-  /** Adds a text column's value (JSON when it parses as JSON); returns its slot. */
+/** Redacts many texts together (one library call per few MB). */
+export class TextBatch {
+  private readonly values: { value: string; json: boolean }[] = [];
+
+  /** Adds a text column's value (redacted as JSON when it parses as JSON); returns its slot. */
   text(value: string): number {
-    this.docs.push({ doc: decompose(value, this.leaves), json: false });
-    return this.docs.length - 1;
+    return this.values.push({ value, json: false }) - 1;
   }
 
   /** Adds a JSON column's value (canonical JSON text); returns its slot. */
   json(value: string): number {
-    this.docs.push({ doc: decomposeJson(value, this.leaves), json: true });
-    return this.docs.length - 1;
+    return this.values.push({ value, json: true }) - 1;
   }
 
-  /** Scans every leaf and returns each slot's redacted value. */
+  /** Scans every slot's leaves together and returns each slot's redacted value. */
   async redact(settings: Pick<RedactionSettings, 'homePaths'>, counts: RedactionCounts): Promise<string[]> {
-    const texts = this.leaves.texts;
+    const leaves = new Leaves();
+    const candidate = (value: string): boolean =>
+      CANDIDATE.test(value) || (settings.homePaths && HOME_CANDIDATE.test(value));
+    const docs: (Doc | null)[] = this.values.map(({ value, json }) =>
+      !candidate(value) ? null : json ? decomposeJson(value, leaves) : decompose(value, leaves),
+    );
+    const texts = leaves.texts;
     const library = await libraryRuleSpans(texts);
     const redacted = texts.map((text, i) =>
       applySpans(text, ownRuleSpans(text, settings, library[i]), counts),
@@ -83,11 +97,12 @@ export class TextBatch {
     const onSecretValue = (): void => {
       counts['secret-assignment'] = (counts['secret-assignment'] ?? 0) + 1;
     };
-    return this.docs.map(({ doc, json }) => {
-      const value = rebuild(doc, redacted, onSecretValue);
-      const original = doc.kind === 'json' ? doc.text : texts[doc.leaf]!;
+    return this.values.map(({ value, json }, i) => {
+      const doc = docs[i];
+      if (doc === null || doc === undefined) return value;
+      const out = rebuild(doc, redacted, onSecretValue);
       // A redacted key may change the member order canonical JSON requires.
-      return json && value !== original ? canonicalJson(JSON.parse(value)) : value;
+      return json && out !== value ? canonicalJson(JSON.parse(out)) : out;
     });
   }
 }

@@ -51,6 +51,7 @@ describe('own redaction rules (what the library does not cover)', () => {
       'Server=db;Password=Secr3t!;Encrypt=true',
       '/v1?api_key=abc123def&page=2',
       'token: "abc 123 def" next: "x"',
+      '<summary>Run command: login password=CanaryPass123!</summary>',
     ]);
     expect(out).toEqual([
       'deploy key:\n[REDACTED:private-key]\nUse it once.',
@@ -58,6 +59,7 @@ describe('own redaction rules (what the library does not cover)', () => {
       'Server=db;Password=[REDACTED:secret-assignment];Encrypt=true',
       '/v1?api_key=[REDACTED:secret-assignment]&page=2',
       'token: "[REDACTED:secret-assignment]" next: "x"',
+      '<summary>Run command: login password=[REDACTED:secret-assignment]</summary>',
     ]);
   });
 
