@@ -59,12 +59,16 @@ function applySpans(text: string, spans: Span[], counts: RedactionCounts): strin
 /**
  * What any rule needs to find in a text: a secret word (names, JSON keys), a library keyword, `@`,
  * `eyJ`, a JSON `\u` escape (which could spell a secret-named key). A text without any cannot
- * change, so it is neither parsed nor scanned (most chat text, and all of the bench corpus).
+ * change, so it is neither parsed nor scanned (no text of the bench corpus has any).
  */
-const CANDIDATE = new RegExp(
-  `pass|pwd|pswd|secret|token|key|pin|credential|creds|auth|bearer|@|eyJ|\\\\u|${LIBRARY_KEYWORDS.source}`,
-  'i',
-);
+const SECRET_WORDS = /pass|pwd|pswd|secret|token|key|pin|cred|auth|bearer/i;
+// Separate tests: one alternation of all of them ran ~3x slower (V8 scans it position by position).
+const candidateText = (value: string): boolean =>
+  SECRET_WORDS.test(value) ||
+  value.includes('@') ||
+  value.includes('eyJ') ||
+  value.includes('\\u') ||
+  LIBRARY_KEYWORDS.test(value);
 const HOME_CANDIDATE = /\/home\/|\/Users\/|Users\\/;
 
 /** Redacts many texts together (one library call per few MB). */
@@ -85,7 +89,7 @@ export class TextBatch {
   async redact(settings: Pick<RedactionSettings, 'homePaths'>, counts: RedactionCounts): Promise<string[]> {
     const leaves = new Leaves();
     const candidate = (value: string): boolean =>
-      CANDIDATE.test(value) || (settings.homePaths && HOME_CANDIDATE.test(value));
+      candidateText(value) || (settings.homePaths && HOME_CANDIDATE.test(value));
     const docs: (Doc | null)[] = this.values.map(({ value, json }) =>
       !candidate(value) ? null : json ? decomposeJson(value, leaves) : decompose(value, leaves),
     );
