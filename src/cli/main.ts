@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** Process entry: SIGINT/SIGTERM stop the run at a safe point; temp data is cleaned on every path. */
-import { disposeAllTempDirs } from '../extract/fs/private-temp-dir.js';
+import { disposeAllTempDirs } from '../shared/temp/private-temp-dir.js';
 import { main } from './program.js';
 
 const controller = new AbortController();

@@ -1,6 +1,6 @@
 /** Builds the ReadContext every run-like command hands to the source adapters. */
 import { DiagnosticSink } from '../shared/diagnostic.js';
-import type { PrivateTempDir } from './fs/private-temp-dir.js';
+import type { PrivateTempDir } from '../shared/temp/private-temp-dir.js';
 import type { ReadLimits } from './limits/read-limits.js';
 import { ReadCounters } from './read-counters.js';
 import type { ReadContext } from './source-adapter.js';

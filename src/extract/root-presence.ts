@@ -3,7 +3,8 @@
  * reads as "no sources", which must not pass for "every session was deleted".
  */
 import { statSync } from 'node:fs';
-import type { SourceKind, SourceRoots } from './source-adapter.js';
+import type { SourceKind } from '../shared/source-fingerprint.js';
+import type { SourceRoots } from './source-adapter.js';
 
 export type DataRoot = 'cursorUserDir' | 'cursorStoreRoot';
 

@@ -4,23 +4,14 @@
  * time into a typed contribution for the transform stage. Physical locators never leave extract.
  */
 import type { Diagnostic, DiagnosticSink } from '../shared/diagnostic.js';
+import type { SourceFingerprint, SourceKind } from '../shared/source-fingerprint.js';
+import type { PrivateTempDir } from '../shared/temp/private-temp-dir.js';
 import type { CheckpointRegistry } from './fs/prefix-checkpoint.js';
-import type { PrivateTempDir } from './fs/private-temp-dir.js';
 import type { ReadLimits } from './limits/read-limits.js';
 import type { ReadCounters } from './read-counters.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
 export type Carrier = 'live' | 'custom' | 'backup' | 'capture';
-
-export type SourceKind =
-  | 'composer-global-db'
-  | 'composer-workspace-db'
-  | 'store-session-dir'
-  | 'store-transcript'
-  | 'store-subagent-transcript'
-  | 'store-legacy-transcript'
-  | 'capture-file'
-  | 'backup-archive';
 
 export type Representation =
   | 'composer-global'
@@ -31,18 +22,6 @@ export type Representation =
   | 'cli-stream'
   | 'cloud-capture'
   | 'markdown-export';
-
-/** Cheap change evidence for a physical source; compared by the sync ledger. */
-export interface SourceFingerprint {
-  dev: number;
-  ino: number;
-  size: number;
-  mtimeMs: number;
-  /** Sidecars that change with the source (SQLite `-wal`), same fields, or null when absent. */
-  sidecars?: Record<string, { size: number; mtimeMs: number; ino: number } | null>;
-  /** Optional content or prefix hash where it is cheap. */
-  contentHash?: string;
-}
 
 export interface DiscoveredSource {
   /** Opaque, stable key: a hash of kind + physical location. Safe to store and show. */

@@ -3,7 +3,7 @@
  * committed read, and which source occurrences each archived session was built from. Writes ride
  * along with a load batch so the ledger never claims data that is not committed.
  */
-import type { SourceFingerprint, SourceKind } from '../extract/source-adapter.js';
+import type { SourceFingerprint, SourceKind } from '../shared/source-fingerprint.js';
 
 export interface LedgerSource {
   sourceKey: string;

@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { nothingLoadedError } from '../extract/capture/capture-rejection.js';
-import { PrivateTempDir } from '../extract/fs/private-temp-dir.js';
 import type { ReadLimits } from '../extract/limits/read-limits.js';
 import { createReadContext } from '../extract/read-context.js';
 import { createAdapters } from '../extract/registry.js';
@@ -16,7 +15,8 @@ import { hasVanished, type LedgerFinal, type Membership } from '../load/sync-led
 import type { RunCounts, WarehouseTarget } from '../load/target.js';
 import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
 import { faultPoint } from '../shared/fault-injection.js';
-import { canonicalHash } from '../transform/canonical-json.js';
+import { canonicalHash } from '../shared/json/canonical-json.js';
+import { PrivateTempDir } from '../shared/temp/private-temp-dir.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import { IdentitySeal } from '../transform/redact/identity-seal.js';
 import { type RedactionCounts, RunRedaction } from '../transform/redact/redact-session.js';

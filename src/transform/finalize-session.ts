@@ -1,7 +1,7 @@
 /** Turns a resolved SessionView into warehouse rows: times, keys, JSON columns and the digest. */
 import type { MessageRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
+import { canonicalJson } from '../shared/json/canonical-json.js';
 import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from './archive-keys.js';
-import { canonicalJson } from './canonical-json.js';
 import { jsonColumn } from './json-column.js';
 import type { NormalizedSession } from './normalized-session.js';
 import { deriveSessionTimes, resolveMessageTimes } from './session-times.js';

@@ -5,7 +5,7 @@
  * the surrogate itself. Such a value is stored as `{"_raw": <its canonical text>}`: valid JSON,
  * nothing lost, and marked. Tool identities hash the value itself; the view digest, this text.
  */
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../shared/json/canonical-json.js';
 
 /** A `\u` escape of a surrogate that is not itself escaped (preceded by an even number of `\`). */
 const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F]/;

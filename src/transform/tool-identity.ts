@@ -2,7 +2,7 @@
  * Tool identity v1: a source-native tool ID is preserved; a call without one gets
  * `tool:v1:<messageId>:<sha256 canonical input>:<one-based occurrence among equal inputs>`.
  */
-import { canonicalHash } from './canonical-json.js';
+import { canonicalHash } from '../shared/json/canonical-json.js';
 
 export class ToolIdentityAllocator {
   private readonly seen = new Map<string, number>();

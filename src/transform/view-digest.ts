@@ -4,7 +4,7 @@
  * digest recomputed from warehouse rows (`etl verify`) must equal the stored one.
  */
 import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
-import { canonicalHash } from './canonical-json.js';
+import { canonicalHash } from '../shared/json/canonical-json.js';
 
 export interface DigestInput {
   session: Omit<SessionRow, 'view_digest'> & { view_digest?: string };

@@ -1,10 +1,10 @@
 /** Runs capture files through the capture adapter and the resolver, in-process, for unit tests. */
 import { CaptureAdapter } from '../../src/extract/capture/capture-adapter.js';
-import { PrivateTempDir } from '../../src/extract/fs/private-temp-dir.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../src/extract/read-context.js';
 import type { Contribution } from '../../src/extract/source-adapter.js';
 import type { Diagnostic } from '../../src/shared/diagnostic.js';
+import { PrivateTempDir } from '../../src/shared/temp/private-temp-dir.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 import { resolveSession } from '../../src/transform/resolve-session.js';
 

@@ -2,10 +2,10 @@
 import { join } from 'node:path';
 import { buildSampleCorpus } from '../../fixtures/sample/sample-corpus.js';
 import { ComposerAdapter } from '../../src/extract/composer/composer-adapter.js';
-import { PrivateTempDir } from '../../src/extract/fs/private-temp-dir.js';
 import { resolveReadLimits } from '../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../src/extract/read-context.js';
 import type { Contribution, SessionOccurrence } from '../../src/extract/source-adapter.js';
+import { PrivateTempDir } from '../../src/shared/temp/private-temp-dir.js';
 import { decodedContributions } from '../../src/sync/resolve-for-load.js';
 import { groupOccurrences } from '../../src/sync/session-groups.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASELINE_SESSION_IDS } from '../../fixtures/hostile/baseline-corpus.js';
-import { lockPathFor } from '../../src/sync/run-lock.js';
+import { lockPathFor } from '../../src/shared/process/run-lock.js';
 import {
   buildCrashScenario,
   type CrashScenario,

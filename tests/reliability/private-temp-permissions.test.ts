@@ -2,8 +2,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { globalDbPath, userDirUnder, writeBaselineGlobalDb } from '../../fixtures/hostile/baseline-corpus.js';
-import { PrivateTempDir } from '../../src/extract/fs/private-temp-dir.js';
 import { openSqliteSnapshot } from '../../src/extract/sqlite/sqlite-snapshot.js';
+import { PrivateTempDir } from '../../src/shared/temp/private-temp-dir.js';
 import { tempDir } from '../helpers/run-cli.js';
 
 describe('private temp data is owner-only (POSIX 0700 directory, 0600 files) and removed', () => {

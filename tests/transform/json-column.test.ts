@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { buildSampleCorpus, SAMPLE_COMPOSERS } from '../../fixtures/sample/sample-corpus.js';
-import { canonicalJson } from '../../src/transform/canonical-json.js';
+import { canonicalJson } from '../../src/shared/json/canonical-json.js';
 import { jsonColumn } from '../../src/transform/json-column.js';
 import { ToolIdentityAllocator } from '../../src/transform/tool-identity.js';
 import { rewriteComposer } from '../helpers/mutate-composer.js';

@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { targetOpener } from '../../load/open-target.js';
 import { NotFoundError } from '../../shared/errors.js';
+import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { archiveRewrittenDiagnostic, settleRedaction } from '../../sync/redaction-gate.js';
-import { acquireRunLock } from '../../sync/run-lock.js';
 import type { RedactionCounts } from '../../transform/redact/redact-session.js';
 import { loadConfigFile } from '../config-file.js';
 import type { Output } from '../output.js';

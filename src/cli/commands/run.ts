@@ -4,7 +4,7 @@
  */
 import { targetOpener } from '../../load/open-target.js';
 import { withOutputPermissions } from '../../shared/output-permissions.js';
-import { acquireRunLock } from '../../sync/run-lock.js';
+import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { type RunOptions, type RunSummary, runPipeline } from '../../sync/run-pipeline.js';
 import type { Output } from '../output.js';
 import { createProgressBar } from '../progress/progress-bar.js';

@@ -1,7 +1,8 @@
 /** `etl sources`: what a run would read, with counts per kind, without reading any payload. */
-import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
+
 import { createReadContext } from '../../extract/read-context.js';
 import { createAdapters } from '../../extract/registry.js';
+import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import type { Output } from '../output.js';
 import { type RunFlags, resolveRunFlags } from '../run-options.js';
 

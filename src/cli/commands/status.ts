@@ -6,7 +6,7 @@
 import { runQuery } from '../../load/duckdb/read-only-query.js';
 import { assertCurrentSchema } from '../../load/duckdb/warehouse-version.js';
 import { targetSizeBytes, withReadOnlyTarget } from '../../load/read-only-target.js';
-import { lockHolder } from '../../sync/run-lock.js';
+import { lockHolder } from '../../shared/process/run-lock.js';
 import { formatTable } from '../format-table.js';
 import type { Output } from '../output.js';
 import { parseTargetSpec } from '../target-spec.js';

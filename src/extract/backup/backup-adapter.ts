@@ -6,9 +6,11 @@
  * keys each source by archive path + entry name, so source keys and occurrence references (and
  * with them the view digest) are stable across runs although the files are temporary copies.
  */
+
 import { relative, sep } from 'node:path';
 import { diagnostic } from '../../shared/diagnostic.js';
 import { InternalError } from '../../shared/errors.js';
+import type { SourceKind } from '../../shared/source-fingerprint.js';
 import { ComposerAdapter } from '../composer/composer-adapter.js';
 import { fingerprintFile, occurrenceRefFor, sourceKeyFor } from '../fs/source-identity.js';
 import type {
@@ -17,7 +19,6 @@ import type {
   ReadContext,
   SessionOccurrence,
   SourceAdapter,
-  SourceKind,
   SourceRoots,
 } from '../source-adapter.js';
 import { BackupArchive } from './backup-archive.js';

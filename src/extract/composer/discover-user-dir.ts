@@ -3,9 +3,10 @@ import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Diagnostic, type DiagnosticSink, diagnostic } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
+import type { SourceKind } from '../../shared/source-fingerprint.js';
 import { fingerprintFile, sourceKeyFor } from '../fs/source-identity.js';
 import { listUtf8Entries } from '../fs/utf8-entry-names.js';
-import type { Carrier, DiscoveredSource, SourceKind } from '../source-adapter.js';
+import type { Carrier, DiscoveredSource } from '../source-adapter.js';
 
 const SQLITE_SIDECARS = ['-wal'] as const;
 

@@ -4,7 +4,7 @@
  * `composer.composerHeaders` index.
  */
 import type Database from 'better-sqlite3';
-import { normalizeWorkspacePath } from '../../transform/workspace/normalize-workspace-path.js';
+import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';
 import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';

@@ -3,7 +3,7 @@
  * over `folder`; a missing, unreadable or unsupported file gives a pathless workspace (null).
  */
 import { readFileSync } from 'node:fs';
-import { normalizeWorkspacePath } from '../../transform/workspace/normalize-workspace-path.js';
+import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 

@@ -1,7 +1,7 @@
 /** Opaque references and change evidence for physical sources; paths never leave extract. */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import type { SourceFingerprint, SourceKind } from '../source-adapter.js';
+import type { SourceFingerprint, SourceKind } from '../../shared/source-fingerprint.js';
 
 function shortHash(...parts: string[]): string {
   return createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);

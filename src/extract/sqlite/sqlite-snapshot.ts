@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { IoError } from '../../shared/errors.js';
-import type { PrivateTempDir } from '../fs/private-temp-dir.js';
+import type { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { Database } from './sqlite-driver.js';
 import { cachedStatement } from './statement-cache.js';
 

@@ -3,10 +3,12 @@
  * transcripts → one occurrence per representation → one hydrated contribution at a time. The
  * pipeline's scope plan decides which occurrences are hydrated; off-scope ones are never opened.
  */
+
 import { dirname } from 'node:path';
 import { DiagnosticSink } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
-import { normalizeWorkspacePath } from '../../transform/workspace/normalize-workspace-path.js';
+import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';
+import type { SourceKind } from '../../shared/source-fingerprint.js';
 import { fingerprintFile, occurrenceRefFor, sourceKeyFor } from '../fs/source-identity.js';
 import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type {
@@ -15,7 +17,6 @@ import type {
   ReadContext,
   SessionOccurrence,
   SourceAdapter,
-  SourceKind,
   SourceRoots,
 } from '../source-adapter.js';
 import { Database } from '../sqlite/sqlite-driver.js';

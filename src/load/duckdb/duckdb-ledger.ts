@@ -5,8 +5,8 @@
  */
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sessionSourcesTable, sessionStateTable, sourcesTable } from '../../../schemas/ledger-tables.js';
-import type { SourceKind } from '../../extract/source-adapter.js';
-import { canonicalJson } from '../../transform/canonical-json.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
+import type { SourceKind } from '../../shared/source-fingerprint.js';
 import {
   hasVanished,
   type LedgerBatch,

@@ -16,6 +16,7 @@ import {
 import { collectGarbage } from '../../shared/collect-garbage.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
 import {
   parsePolicy,
   REDACTION_POLICY_KEY,
@@ -23,7 +24,6 @@ import {
   samePolicy,
   serializePolicy,
 } from '../../shared/redaction-policy.js';
-import { canonicalJson } from '../../transform/canonical-json.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
 import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
 import { planLoads } from '../plan-loads.js';

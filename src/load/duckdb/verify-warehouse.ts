@@ -4,7 +4,7 @@
  * so memory stays flat however large the warehouse.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
+import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { computeViewDigest } from '../../transform/view-digest.js';
 import { sqlString } from './sql-string.js';
 import { RANGE_ROWS, readStoredSessions, storedSessionRanges } from './stored-sessions.js';

@@ -6,8 +6,8 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PrivateTempDir } from '../../extract/fs/private-temp-dir.js';
 import { outputModes } from '../../shared/output-permissions.js';
+import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { publishFile } from '../fs/durable-file.js';
 import { exportArchiveJsonl } from './archive-jsonl-export.js';
 import { exportArrow } from './arrow-export.js';

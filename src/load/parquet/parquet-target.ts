@@ -12,8 +12,8 @@ import { sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js'
 import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
 import { outputModes } from '../../shared/output-permissions.js';
+import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { parsePolicy, type RedactionPolicy } from '../../shared/redaction-policy.js';
-import { acquireRunLock } from '../../sync/run-lock.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
 import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';

@@ -4,7 +4,7 @@
  * content before redaction, never from paths, times, limits or tool activity, so a later, longer
  * capture keeps the IDs of the messages it shares with an earlier one.
  */
-import { canonicalHash } from '../canonical-json.js';
+import { canonicalHash } from '../../shared/json/canonical-json.js';
 
 export class CaptureMessageIds {
   private readonly seen = new Map<string, number>();

@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from '../../extract/capture/capture-contribution.js';
 import { obj } from '../../extract/capture/json-values.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
 
 export interface CliToolFields {
   name: string;

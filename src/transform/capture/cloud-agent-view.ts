@@ -6,7 +6,7 @@
  */
 import type { CloudCaptureContribution } from '../../extract/capture/capture-contribution.js';
 import { diagnostic } from '../../shared/diagnostic.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
 import type { SessionTime, SessionView, ViewToolCall } from '../session-view.js';
 import { captureMessage, captureView, linkParents } from './capture-view.js';
 import { type CloudRun, foldCloudRecords } from './cloud-runs.js';

@@ -4,7 +4,7 @@
  * native ID, (2) same name and equal params, (3) same name with params missing on either side;
  * unmatched Store calls append in Store order, re-keyed under the Composer message identity.
  */
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
 import type { ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 

@@ -3,7 +3,7 @@
  * signatures. Normalization collapses whitespace and strips a whole-message `<user_query>` wrapper;
  * blank and corrupt messages never anchor.
  */
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
 import type { ViewMessage, ViewToolCall } from '../session-view.js';
 
 const PLACEHOLDERS = new Set(['', '[empty message]', '[corrupted message]']);

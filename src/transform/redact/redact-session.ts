@@ -6,8 +6,8 @@
  * Only counts per rule are kept, never a value.
  */
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
 import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from '../archive-keys.js';
-import { canonicalJson } from '../canonical-json.js';
 import type { NormalizedSession } from '../normalized-session.js';
 import { computeViewDigest } from '../view-digest.js';
 import type { IdentitySeal } from './identity-seal.js';

@@ -4,7 +4,7 @@
  * with `n` the one-based occurrence of the same fingerprint in source-native order. A Store-only
  * ID equal to one already taken gets the smallest free `:collision:<n>`.
  */
-import { canonicalHash } from '../canonical-json.js';
+import { canonicalHash } from '../../shared/json/canonical-json.js';
 
 export class StoreIdentityAllocator {
   private readonly seen = new Map<string, number>();

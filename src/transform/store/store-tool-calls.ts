@@ -1,5 +1,5 @@
 /** Store tool calls → view tool calls: native IDs kept, else tool identity v1; results joined by exact call ID. */
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
 import type { ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import { asObject, asString, type BlockCall, type JsonObject } from './store-blocks.js';

@@ -11,7 +11,7 @@ import {
   isDrivePath,
   normalizeWorkspacePath,
   pathComponents,
-} from './normalize-workspace-path.js';
+} from '../../shared/normalize-workspace-path.js';
 
 export type WorkspaceMatch = WorkspaceScope | { matchKind: 'none'; workspacePath: null };
 

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BackupSpec, writeBackup } from '../../../fixtures/backup/backup-builder.js';
 import { BackupAdapter } from '../../../src/extract/backup/backup-adapter.js';
-import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
 import { DEFAULT_READ_LIMITS } from '../../../src/extract/limits/read-limits.js';
 import { ReadCounters } from '../../../src/extract/read-counters.js';
 import { DiagnosticSink } from '../../../src/shared/diagnostic.js';
+import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
 import {
   isolatedTmpdir,
   queryRows,

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSampleCorpus } from '../../../fixtures/sample/sample-corpus.js';
 import { ComposerAdapter } from '../../../src/extract/composer/composer-adapter.js';
-import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
 import { resolveReadLimits } from '../../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../../src/extract/read-context.js';
+import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
 import { catalogSources } from '../../../src/sync/catalog-sources.js';
 import { tempDir } from '../../helpers/run-cli.js';
 

@@ -11,10 +11,10 @@ import {
 import { ComposerAdapter } from '../../../src/extract/composer/composer-adapter.js';
 import type { ComposerGlobalBytesContribution } from '../../../src/extract/composer/composer-contribution.js';
 import { SESSION_STATS_SQL } from '../../../src/extract/composer/global-catalog.js';
-import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../../src/extract/read-context.js';
 import type { SessionOccurrence } from '../../../src/extract/source-adapter.js';
+import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 const PLAIN = 'f1000000-0000-4000-8000-000000000001';

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { json, StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
-import { PrivateTempDir } from '../../../src/extract/fs/private-temp-dir.js';
 import { SnapshotCache } from '../../../src/extract/sqlite/snapshot-cache.js';
 import { openSqliteSnapshot, type SqliteSnapshot } from '../../../src/extract/sqlite/sqlite-snapshot.js';
+import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 const count = (db: Database.Database): number =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { specStoryV2 } from '../../../fixtures/capture/markdown-captures.js';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
 import { parseSpecStory } from '../../../src/extract/capture/markdown/specstory-parser.js';
-import { canonicalHash } from '../../../src/transform/canonical-json.js';
+import { canonicalHash } from '../../../src/shared/json/canonical-json.js';
 import { onlySession, readCaptures } from '../../helpers/capture-sessions.js';
 import { tempDir } from '../../helpers/run-cli.js';
 

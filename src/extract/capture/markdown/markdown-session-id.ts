@@ -2,7 +2,7 @@
  * Markdown session identity v1 when the file names no session: a hash of what a later, longer
  * export of the same chat still starts with (surface, title, first user message), never the path.
  */
-import { canonicalHash } from '../../../transform/canonical-json.js';
+import { canonicalHash } from '../../../shared/json/canonical-json.js';
 import type { MarkdownSurface, MarkdownTurn } from './markdown-document.js';
 
 export function markdownContentSessionId(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalHash, canonicalJson, sha256Hex } from '../../src/transform/canonical-json.js';
-import { prng } from '../helpers/prng.js';
+import { canonicalHash, canonicalJson, sha256Hex } from '../../../src/shared/json/canonical-json.js';
+import { prng } from '../../helpers/prng.js';
 
 // canonicalHash writes strings as escaped UTF-8 bytes without building them; canonicalJson is the
 // plain JSON.stringify text every stored digest was computed from: the two must never differ.

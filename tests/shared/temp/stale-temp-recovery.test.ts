@@ -6,12 +6,12 @@ import {
   type HostIdentity,
   judgeMarker,
   recoverStaleTempDirs,
-} from '../../../src/extract/fs/stale-temp-recovery.js';
+} from '../../../src/shared/temp/stale-temp-recovery.js';
 import {
   currentOwnerMarker,
   type OwnerMarker,
   parseOwnerMarker,
-} from '../../../src/extract/fs/temp-owner-marker.js';
+} from '../../../src/shared/temp/temp-owner-marker.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 const host = (over: Partial<HostIdentity> = {}): HostIdentity => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/transform/canonical-json.js';
-import { keyOrder } from '../../src/transform/canonical-key-order.js';
+import { canonicalJson } from '../../../src/shared/json/canonical-json.js';
+import { keyOrder } from '../../../src/shared/json/canonical-key-order.js';
 
 describe('canonical key order', () => {
   it('gives the same order for a remembered key list and a fresh one, whatever the insertion order', () => {

@@ -2,9 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSampleCorpus } from '../../fixtures/sample/sample-corpus.js';
-import { acquireRunLock, lockPathFor, processStartTicks } from '../../src/sync/run-lock.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { buildSampleCorpus } from '../../../fixtures/sample/sample-corpus.js';
+import { acquireRunLock, lockPathFor, processStartTicks } from '../../../src/shared/process/run-lock.js';
+import { runCli, tempDir } from '../../helpers/run-cli.js';
 
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/transform/canonical-json.js';
-import { Utf8HashSink } from '../../src/transform/utf8-hash-sink.js';
+import { sha256Hex } from '../../../src/shared/json/canonical-json.js';
+import { Utf8HashSink } from '../../../src/shared/json/utf8-hash-sink.js';
 
 function hashPieces(pieces: readonly string[]): string {
   const sink = new Utf8HashSink();

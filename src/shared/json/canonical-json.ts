@@ -4,7 +4,7 @@
  * non-finite numbers, bigint, cycles and non-plain objects are rejected.
  */
 import { createHash } from 'node:crypto';
-import { InternalError } from '../shared/errors.js';
+import { InternalError } from '../errors.js';
 import { type KeyOrder, keyOrder } from './canonical-key-order.js';
 import { Utf8HashSink } from './utf8-hash-sink.js';
 

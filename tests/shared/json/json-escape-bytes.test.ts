@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byteBuffer, escapeJsonBytes, MAX_ESCAPE_BYTES } from '../../src/transform/json-escape-bytes.js';
+import { byteBuffer, escapeJsonBytes, MAX_ESCAPE_BYTES } from '../../../src/shared/json/json-escape-bytes.js';
 
 function escaped(text: string): string {
   const source = Buffer.from(text, 'utf8');

@@ -5,8 +5,8 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RetryableIoError } from '../shared/errors.js';
-import { outputModes } from '../shared/output-permissions.js';
+import { RetryableIoError } from '../errors.js';
+import { outputModes } from '../output-permissions.js';
 
 interface LockOwner {
   v: 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalHash, canonicalJson, sha256Hex } from '../../src/transform/canonical-json.js';
+import { canonicalHash, canonicalJson, sha256Hex } from '../../../src/shared/json/canonical-json.js';
 
 describe('canonical JSON v1', () => {
   it('matches the contract test vector (keys by code point, undefined omitted, undefined array items as null)', () => {

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  comparisonKey,
-  normalizeWorkspacePath,
-} from '../../../src/transform/workspace/normalize-workspace-path.js';
+import { comparisonKey, normalizeWorkspacePath } from '../../src/shared/normalize-workspace-path.js';
 
 describe('Workspace paths are normalized lexically', () => {
   it.each([
