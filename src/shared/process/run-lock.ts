@@ -7,6 +7,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, wri
 import { dirname } from 'node:path';
 import { RetryableIoError } from '../errors.js';
 import { outputModes } from '../output-permissions.js';
+import { currentHost, judgeProcess, processStartTime } from './process-identity.js';
 
 interface LockOwner {
   v: 1;
@@ -23,28 +24,13 @@ export interface RunLock {
   release(): void;
 }
 
-/** Start time of a process, from /proc; null when the platform has no /proc or it is gone. */
-export function processStartTicks(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the parenthesized command name; starttime is field 22 overall.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[19]);
-    return Number.isFinite(ticks) ? ticks : null;
-  } catch {
-    return null;
-  }
-}
-
-function isAlive(owner: LockOwner): boolean {
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-  }
-  // A reused pid is a different process: its start time differs from the recorded one.
-  const ticks = processStartTicks(owner.pid);
-  return owner.startTicks === null || ticks === null || ticks === owner.startTicks;
+/**
+ * A lock is taken over only when its owner is proven dead (the pid is gone or names a process with
+ * another start time); an owner whose start time is unknown still holds it.
+ */
+function isHeld(owner: LockOwner): boolean {
+  const startTime = owner.startTicks === null ? null : String(owner.startTicks);
+  return judgeProcess({ pid: owner.pid, startTime }, currentHost()) !== 'dead';
 }
 
 function readOwner(path: string): LockOwner | null {
@@ -72,6 +58,10 @@ function tryCreate(path: string, owner: LockOwner): boolean {
   return true;
 }
 
+function ticksOf(startTime: string | null): number | null {
+  return startTime === null ? null : Number(startTime);
+}
+
 export function lockPathFor(warehousePath: string): string {
   return `${warehousePath}.lock`;
 }
@@ -83,7 +73,7 @@ export function acquireRunLock(warehousePath: string): RunLock {
   const owner: LockOwner = {
     v: 1,
     pid: process.pid,
-    startTicks: processStartTicks(process.pid),
+    startTicks: ticksOf(processStartTime(process.pid)),
     startedAtMs: Date.now(),
   };
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -96,7 +86,7 @@ export function acquireRunLock(warehousePath: string): RunLock {
     }
     const holder = readOwner(path);
     const fresh = holder === null && Date.now() - statSync(path).mtimeMs < HALF_WRITTEN_GRACE_MS;
-    if ((holder !== null && isAlive(holder)) || fresh) {
+    if ((holder !== null && isHeld(holder)) || fresh) {
       throw new RetryableIoError(
         'ETL_LOCKED',
         `Another etl run (pid ${holder?.pid ?? 'unknown'}) holds the warehouse`,
@@ -116,5 +106,5 @@ export function acquireRunLock(warehousePath: string): RunLock {
 /** The live holder of the lock, if any (for `etl status`). */
 export function lockHolder(warehousePath: string): number | null {
   const holder = readOwner(lockPathFor(warehousePath));
-  return holder !== null && isAlive(holder) ? holder.pid : null;
+  return holder !== null && isHeld(holder) ? holder.pid : null;
 }

@@ -6,49 +6,17 @@
  */
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  bootId,
-  type OwnerMarker,
-  parseOwnerMarker,
-  pidNamespace,
-  processStartTime,
-} from './temp-owner-marker.js';
+import { currentHost, type HostIdentity, judgeProcess } from '../process/process-identity.js';
+import { type OwnerMarker, parseOwnerMarker } from './temp-owner-marker.js';
 
 export type StaleVerdict = 'dead' | 'alive' | 'uncertain' | 'invalid';
-
-export interface HostIdentity {
-  bootId: string | null;
-  pidNamespace: string | null;
-  startTimeOf: (pid: number) => string | null;
-  pidExists: (pid: number) => boolean;
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-export const currentHost = (): HostIdentity => ({
-  bootId: bootId(),
-  pidNamespace: pidNamespace(),
-  startTimeOf: processStartTime,
-  pidExists,
-});
 
 export function judgeMarker(marker: OwnerMarker | null, host: HostIdentity): StaleVerdict {
   if (marker === null) return 'invalid';
   if (marker.bootId === null || marker.pidNamespace === null || marker.startTime === null) return 'uncertain';
   if (host.bootId === null || host.pidNamespace === null) return 'uncertain';
   if (marker.bootId !== host.bootId || marker.pidNamespace !== host.pidNamespace) return 'uncertain';
-  if (marker.pid === process.pid) return 'alive';
-  if (!host.pidExists(marker.pid)) return 'dead';
-  const start = host.startTimeOf(marker.pid);
-  if (start === null) return 'uncertain';
-  return start === marker.startTime ? 'alive' : 'dead';
+  return judgeProcess(marker, host);
 }
 
 function readMarker(dir: string): OwnerMarker | null {

@@ -3,7 +3,7 @@
  * that proves the pid still means the same process — the host boot ID, the PID-namespace inode and
  * the process start time (Linux `/proc`). Anything unreadable is recorded as null, never guessed.
  */
-import { readFileSync, readlinkSync } from 'node:fs';
+import { bootId, pidNamespace, processStartTime } from '../process/process-identity.js';
 
 export interface OwnerMarker {
   v: 2;
@@ -11,33 +11,6 @@ export interface OwnerMarker {
   bootId: string | null;
   pidNamespace: string | null;
   startTime: string | null;
-}
-
-function readOrNull(read: () => string): string | null {
-  try {
-    const value = read().trim();
-    return value.length > 0 ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-export function bootId(): string | null {
-  return readOrNull(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'));
-}
-
-export function pidNamespace(): string | null {
-  return readOrNull(() => readlinkSync('/proc/self/ns/pid'));
-}
-
-/** Start time of a pid in clock ticks since boot (`/proc/<pid>/stat` field 22), or null. */
-export function processStartTime(pid: number): string | null {
-  return readOrNull(() => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may contain spaces and parentheses: split after its last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? '';
-  });
 }
 
 export function currentOwnerMarker(): OwnerMarker {

@@ -3,7 +3,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSampleCorpus } from '../../../fixtures/sample/sample-corpus.js';
-import { acquireRunLock, lockPathFor, processStartTicks } from '../../../src/shared/process/run-lock.js';
+import { processStartTime } from '../../../src/shared/process/process-identity.js';
+import { acquireRunLock, lockPathFor } from '../../../src/shared/process/run-lock.js';
 import { runCli, tempDir } from '../../helpers/run-cli.js';
 
 function deadPid(): number {
@@ -16,7 +17,7 @@ function deadPid(): number {
 function writeLock(warehouse: string, pid: number): void {
   writeFileSync(
     lockPathFor(warehouse),
-    JSON.stringify({ v: 1, pid, startTicks: processStartTicks(pid), startedAtMs: 0 }),
+    JSON.stringify({ v: 1, pid, startTicks: Number(processStartTime(pid)), startedAtMs: 0 }),
   );
 }
 

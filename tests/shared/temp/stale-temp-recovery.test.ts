@@ -2,25 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  type HostIdentity,
-  judgeMarker,
-  recoverStaleTempDirs,
-} from '../../../src/shared/temp/stale-temp-recovery.js';
+import { judgeMarker, recoverStaleTempDirs } from '../../../src/shared/temp/stale-temp-recovery.js';
 import {
   currentOwnerMarker,
   type OwnerMarker,
   parseOwnerMarker,
 } from '../../../src/shared/temp/temp-owner-marker.js';
+import { fakeHost } from '../../helpers/fake-host.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
-const host = (over: Partial<HostIdentity> = {}): HostIdentity => ({
-  bootId: 'boot-a',
-  pidNamespace: 'pid:[1]',
-  startTimeOf: () => '500',
-  pidExists: () => true,
-  ...over,
-});
+const host = fakeHost;
 const marker = (over: Partial<OwnerMarker> = {}): OwnerMarker => ({
   v: 2,
   pid: 424242,
