@@ -20,7 +20,7 @@ await build({
   // The resolve worker is an entry of its own, beside the chunk of the pool that spawns it.
   entryPoints: {
     main: join(cliDir, 'main.js'),
-    'chunks/resolve-worker': join(cliDir, '..', 'sync', 'resolve-worker.js'),
+    'chunks/resolve-worker': join(cliDir, '..', 'transform', 'resolve', 'resolve-worker.js'),
     // The bundled `@duckdb/node-api` as a module of its own: a preload that patches its classes (the
     // crash harness) imports this entry and reaches the very classes the CLI uses.
     'chunks/duckdb-node-api': createRequire(import.meta.url).resolve('@duckdb/node-api'),

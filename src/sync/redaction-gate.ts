@@ -14,8 +14,8 @@ import type { NormalizedSession } from '../transform/normalized-session.js';
 import { IdentitySeal } from '../transform/redact/identity-seal.js';
 import { type RedactionCounts, redactSession } from '../transform/redact/redact-session.js';
 import { RULESET_VERSION } from '../transform/redact/ruleset.js';
+import type { RedactionJob } from '../transform/resolve/resolve-job.js';
 import type { CatalogEntry } from './catalog-sources.js';
-import type { RedactionJob } from './resolve-job.js';
 
 export interface RedactionRequest {
   /** `--redact` (true), `--no-redact` (false) or the config file's `redact`; undefined keeps the stored policy. */

@@ -21,6 +21,12 @@ import type { NormalizedSession } from '../transform/normalized-session.js';
 import { IdentitySeal } from '../transform/redact/identity-seal.js';
 import { type RedactionCounts, RunRedaction } from '../transform/redact/redact-session.js';
 import { RULESET_VERSION } from '../transform/redact/ruleset.js';
+import type { RedactionJob } from '../transform/resolve/resolve-job.js';
+import {
+  createSessionResolver,
+  type ResolveOutcome,
+  type SessionResolver,
+} from '../transform/resolve/session-resolver.js';
 import { SessionUnavailable } from '../transform/session-unavailable.js';
 import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
 import { type CatalogEntry, catalogSources, discoverSources, type FoundSource } from './catalog-sources.js';
@@ -34,12 +40,10 @@ import {
   sealCatalog,
   settleRedaction,
 } from './redaction-gate.js';
-import type { RedactionJob } from './resolve-job.js';
 import { emptyCounts, tally } from './run-counts.js';
 import { holdHeapNearLiveSize } from './run-heap.js';
 import type { RunProgress } from './run-progress.js';
 import { groupOccurrences } from './session-groups.js';
-import { createSessionResolver, type ResolveOutcome, type SessionResolver } from './session-resolver.js';
 import { affectedSessions, classifySource, type SourceClassification } from './since-last-plan.js';
 
 export interface RunOptions {

@@ -6,9 +6,9 @@
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import type { ComposerGlobalBytes } from '../extract/composer/composer-contribution.js';
-import type { Contribution } from '../extract/source-adapter.js';
-import { InternalError } from '../shared/errors.js';
+import type { ComposerGlobalBytes } from '../../extract/composer/composer-contribution.js';
+import type { Contribution } from '../../extract/source-adapter.js';
+import { InternalError } from '../../shared/errors.js';
 import { fromTransport } from './resolve-error-transport.js';
 import type { Resolved } from './resolve-for-load.js';
 import {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SourceEncodingInvalid } from '../../src/extract/text/strict-utf8.js';
-import { diagnostic } from '../../src/shared/diagnostic.js';
-import { EXIT, InternalError, IoError, toEtlError } from '../../src/shared/errors.js';
-import { fromTransport, toTransport } from '../../src/sync/resolve-error-transport.js';
-import { SessionUnavailable } from '../../src/transform/session-unavailable.js';
+import { SourceEncodingInvalid } from '../../../src/extract/text/strict-utf8.js';
+import { diagnostic } from '../../../src/shared/diagnostic.js';
+import { EXIT, InternalError, IoError, toEtlError } from '../../../src/shared/errors.js';
+import { fromTransport, toTransport } from '../../../src/transform/resolve/resolve-error-transport.js';
+import { SessionUnavailable } from '../../../src/transform/session-unavailable.js';
 
 // What a worker posts is structured-cloned: classes are lost unless the transport rebuilds them.
 const roundTrip = (error: unknown): Error => fromTransport(structuredClone(toTransport(error)));

@@ -3,9 +3,9 @@
  * worker start for a no-op or a one-session sync), on a resolve pool from a threshold on. Outcomes
  * are awaited in submission order, so batches, diagnostics and memberships match a sequential run.
  */
-import type { Contribution } from '../extract/source-adapter.js';
-import type { ResolveOptions } from '../transform/resolve-session.js';
-import { SessionUnavailable } from '../transform/session-unavailable.js';
+import type { Contribution } from '../../extract/source-adapter.js';
+import type { ResolveOptions } from '../resolve-session.js';
+import { SessionUnavailable } from '../session-unavailable.js';
 import type { Resolved } from './resolve-for-load.js';
 import type { ResolveSettings } from './resolve-job.js';
 

@@ -2,19 +2,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ComposerGlobalBytes } from '../../src/extract/composer/composer-contribution.js';
-import type { Contribution } from '../../src/extract/source-adapter.js';
-import { InternalError } from '../../src/shared/errors.js';
-import { decodedContributions } from '../../src/sync/resolve-for-load.js';
-import { ResolvePool } from '../../src/sync/resolve-pool.js';
-import { IdentitySeal } from '../../src/transform/redact/identity-seal.js';
-import { redactCounted } from '../../src/transform/redact/redact-session.js';
-import { resolveSession } from '../../src/transform/resolve-session.js';
-import { tempDir } from '../helpers/run-cli.js';
-import { sampleContributions } from '../helpers/sample-sessions.js';
+import type { ComposerGlobalBytes } from '../../../src/extract/composer/composer-contribution.js';
+import type { Contribution } from '../../../src/extract/source-adapter.js';
+import { InternalError } from '../../../src/shared/errors.js';
+import { IdentitySeal } from '../../../src/transform/redact/identity-seal.js';
+import { redactCounted } from '../../../src/transform/redact/redact-session.js';
+import { decodedContributions } from '../../../src/transform/resolve/resolve-for-load.js';
+import { ResolvePool } from '../../../src/transform/resolve/resolve-pool.js';
+import { resolveSession } from '../../../src/transform/resolve-session.js';
+import { tempDir } from '../../helpers/run-cli.js';
+import { sampleContributions } from '../../helpers/sample-sessions.js';
 
 // Workers run the built entry (`npm test` builds first): Node cannot start a worker on TS sources.
-const WORKER = new URL('../../dist/src/sync/resolve-worker.js', import.meta.url);
+const WORKER = new URL('../../../dist/src/transform/resolve/resolve-worker.js', import.meta.url);
 const SCOPE = { omitted: [], broadenedRefs: new Set<string>() };
 
 let groups: Contribution[][];

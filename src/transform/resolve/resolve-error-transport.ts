@@ -3,7 +3,7 @@
  * rebuilt on the main thread with the same class, code, details and exit category as a local throw.
  */
 
-import type { Diagnostic } from '../shared/diagnostic.js';
+import type { Diagnostic } from '../../shared/diagnostic.js';
 import {
   EtlError,
   IntegrityError,
@@ -12,8 +12,8 @@ import {
   NotFoundError,
   RetryableIoError,
   UsageError,
-} from '../shared/errors.js';
-import { SessionUnavailable } from '../transform/session-unavailable.js';
+} from '../../shared/errors.js';
+import { SessionUnavailable } from '../session-unavailable.js';
 
 export type TransportedError =
   | { kind: 'unavailable'; diagnostic: Diagnostic }

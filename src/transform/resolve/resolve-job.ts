@@ -1,6 +1,6 @@
 /** The messages between the run and its resolve workers: plain data, so structured clone keeps them. */
-import type { Contribution, SessionOccurrence } from '../extract/source-adapter.js';
-import type { ResolveOptions } from '../transform/resolve-session.js';
+import type { Contribution, SessionOccurrence } from '../../extract/source-adapter.js';
+import type { ResolveOptions } from '../resolve-session.js';
 import type { TransportedError } from './resolve-error-transport.js';
 import type { Resolved } from './resolve-for-load.js';
 

@@ -1,11 +1,11 @@
 /** One session's contributions to the rows the load takes (redacted when on): the unit a worker runs. */
-import type { ComposerGlobalBytesContribution } from '../extract/composer/composer-contribution.js';
-import { decodeGlobalSession } from '../extract/composer/global-session-decode.js';
-import type { Contribution } from '../extract/source-adapter.js';
-import type { NormalizedSession } from '../transform/normalized-session.js';
-import { IdentitySeal } from '../transform/redact/identity-seal.js';
-import { type RedactionCounts, redactCounted } from '../transform/redact/redact-session.js';
-import { resolveSession } from '../transform/resolve-session.js';
+import type { ComposerGlobalBytesContribution } from '../../extract/composer/composer-contribution.js';
+import { decodeGlobalSession } from '../../extract/composer/global-session-decode.js';
+import type { Contribution } from '../../extract/source-adapter.js';
+import type { NormalizedSession } from '../normalized-session.js';
+import { IdentitySeal } from '../redact/identity-seal.js';
+import { type RedactionCounts, redactCounted } from '../redact/redact-session.js';
+import { resolveSession } from '../resolve-session.js';
 import type { ResolveRequest, ResolveSettings } from './resolve-job.js';
 
 export interface Resolved {
