@@ -30,7 +30,8 @@ import {
 import { SessionUnavailable } from '../transform/session-unavailable.js';
 import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
 import { type CatalogEntry, catalogSources, discoverSources, type FoundSource } from './catalog-sources.js';
-import { RunCheckpoints } from './checkpoint-registry.js';
+import { RunCheckpoints } from './ledger/checkpoint-registry.js';
+import { affectedSessions, classifySource, type SourceClassification } from './ledger/since-last-plan.js';
 import { keptSessionDiagnostics } from './load-diagnostics.js';
 import { OverlappedLoad } from './overlapped-load.js';
 import {
@@ -44,7 +45,6 @@ import { emptyCounts, tally } from './run-counts.js';
 import { holdHeapNearLiveSize } from './run-heap.js';
 import type { RunProgress } from './run-progress.js';
 import { groupOccurrences } from './session-groups.js';
-import { affectedSessions, classifySource, type SourceClassification } from './since-last-plan.js';
 
 export interface RunOptions {
   roots: SourceRoots;

@@ -3,8 +3,8 @@
  * payloads), and which sessions must be re-extracted because one of their occurrences is new,
  * changed, gone, or carries no per-session fingerprint. Timestamps never enter the decision.
  */
-import type { LedgerSource, SyncLedgerStore } from '../load/sync-ledger.js';
-import type { CatalogEntry, FoundSource } from './catalog-sources.js';
+import type { LedgerSource, SyncLedgerStore } from '../../load/sync-ledger.js';
+import type { CatalogEntry, FoundSource } from '../catalog-sources.js';
 
 export type SourceState = 'unchanged' | 'changed' | 'new' | 'options-changed';
 

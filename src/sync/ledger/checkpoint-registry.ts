@@ -6,8 +6,8 @@ import {
   type CheckpointRegistry,
   isPrefixCheckpoint,
   type PrefixCheckpoint,
-} from '../extract/fs/prefix-checkpoint.js';
-import type { LedgerSource } from '../load/sync-ledger.js';
+} from '../../extract/fs/prefix-checkpoint.js';
+import type { LedgerSource } from '../../load/sync-ledger.js';
 
 export class RunCheckpoints implements CheckpointRegistry {
   private readonly taken = new Map<string, PrefixCheckpoint>();
