@@ -1,6 +1,8 @@
 /** Renders the generated artifacts (DDL, JSON Schema, column docs) from the table definitions. */
 import { z } from 'zod';
 import { LEDGER_TABLES } from './ledger-tables.js';
+import { escapeCell } from './markdown-cell.js';
+import { renderDiagnosticsDoc } from './render-diagnostics.js';
 import { rowSchemaOf } from './row-schema.js';
 import { type ColumnSpec, createTableSql, duckDbType, type TableDefinition } from './table-definition.js';
 import { ROW_TABLES } from './tables.js';
@@ -21,10 +23,6 @@ export function renderJsonSchema(): string {
     $defs: Object.fromEntries(tables.map((t) => [t.name, z.toJSONSchema(rowSchemaOf(t))])),
   };
   return `${JSON.stringify(schema, null, 2)}\n`;
-}
-
-function escapeCell(text: string): string {
-  return text.replaceAll('|', '\\|');
 }
 
 export function renderSchemaDoc(): string {
@@ -60,4 +58,5 @@ export const GENERATED_FILES: ReadonlyArray<readonly [string, () => string]> = [
   ['schemas/generated/duckdb.sql', renderDuckDbDdl],
   ['schemas/generated/rows.schema.json', renderJsonSchema],
   ['docs/schema.md', renderSchemaDoc],
+  ['docs/diagnostics.md', renderDiagnosticsDoc],
 ];

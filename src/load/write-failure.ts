@@ -4,6 +4,7 @@
  * targets. Node reports an errno code; DuckDB reports only its message, whose OS error text is
  * matched. Details name the target, the operation and the errno reason, never a path or message.
  */
+import type { DetailsOf } from '../shared/diagnostic-catalogue.js';
 import { EtlError, IoError } from '../shared/errors.js';
 
 export type WriteOperation =
@@ -37,12 +38,15 @@ export function storageErrorReason(error: unknown): string | null {
   return named ?? (/^IO Error\b/.test(error.message) ? 'EIO' : null);
 }
 
+/** What a caller may add to the details, e.g. that the commit point was crossed. */
+type WriteFailureExtra = Pick<DetailsOf<'WAREHOUSE_WRITE_FAILED'>, 'published'>;
+
 /** The typed error for `error` when it is a storage failure; otherwise `error` unchanged. */
 export function asWriteFailure(
   error: unknown,
   target: 'duckdb' | 'parquet',
   operation: WriteOperation,
-  extra: Record<string, unknown> = {},
+  extra: WriteFailureExtra = {},
 ): unknown {
   if (error instanceof EtlError) return error;
   const reason = storageErrorReason(error);
@@ -62,7 +66,7 @@ export async function guardWrite<T>(
   target: 'duckdb' | 'parquet',
   operation: WriteOperation,
   work: () => Promise<T> | T,
-  extra?: Record<string, unknown>,
+  extra?: WriteFailureExtra,
 ): Promise<T> {
   try {
     return await work();

@@ -1,32 +1,52 @@
 /**
  * A diagnostic is a problem recorded as data: the run goes on and the problem lands in the run's
- * summary and the `diagnostics` table. Details must be safe: no content, no physical paths.
+ * summary and the `diagnostics` table. Details must be safe: no content, no physical paths. Codes
+ * and their details are those of the catalogue (`diagnostic-catalogue.ts`).
  */
+import type { Code, DetailsOf } from './diagnostic-catalogue.js';
+
 export type DiagnosticSeverity = 'info' | 'warning' | 'error';
 
-export interface Diagnostic {
-  code: string;
+/** Reading a field a code does not declare yields `unknown`, as for any safe JSON object. */
+export type ReadableDetails<C extends Code> = DetailsOf<C> & { readonly [field: string]: unknown };
+
+interface DiagnosticOf<C extends Code> {
+  code: C;
   severity: DiagnosticSeverity;
   message: string;
   sessionId?: string;
   sourceRef?: string;
-  details: Record<string, unknown>;
+  details: ReadableDetails<C>;
 }
 
-export function diagnostic(
-  code: string,
+/** One member per code, so `code` narrows `details`. */
+export type Diagnostic<C extends Code = Code> = C extends Code ? DiagnosticOf<C> : never;
+
+export interface DiagnosticScope {
+  severity?: DiagnosticSeverity;
+  sessionId?: string;
+  sourceRef?: string;
+}
+
+/** The details argument may be left out when the code declares no required field. */
+export type DetailsArgs<C extends Code, Rest extends unknown[] = []> =
+  Record<string, never> extends DetailsOf<C>
+    ? [details?: DetailsOf<C>, ...rest: Partial<Rest>]
+    : [details: DetailsOf<C>, ...rest: Partial<Rest>];
+
+export function diagnostic<C extends Code>(
+  code: C,
   message: string,
-  details: Record<string, unknown> = {},
-  scope: { severity?: DiagnosticSeverity; sessionId?: string; sourceRef?: string } = {},
-): Diagnostic {
+  ...[details, scope = {}]: DetailsArgs<C, [scope: DiagnosticScope]>
+): Diagnostic<C> {
   return {
     code,
     severity: scope.severity ?? 'warning',
     message,
     ...(scope.sessionId === undefined ? {} : { sessionId: scope.sessionId }),
     ...(scope.sourceRef === undefined ? {} : { sourceRef: scope.sourceRef }),
-    details,
-  };
+    details: details ?? {},
+  } as Diagnostic<C>;
 }
 
 /** Collects diagnostics for one unit of work (a session hydration, a catalog scan, a run). */

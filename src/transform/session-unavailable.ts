@@ -6,10 +6,14 @@
 import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
 import { IoError } from '../shared/errors.js';
 
-const READ_FAILURE_CODES = new Set(['SOURCE_LIMIT_EXCEEDED', 'SOURCE_ENCODING_INVALID']);
+type ReadFailureCode = 'SOURCE_LIMIT_EXCEEDED' | 'SOURCE_ENCODING_INVALID';
+const READ_FAILURE_CODES: ReadonlySet<string> = new Set<ReadFailureCode>([
+  'SOURCE_LIMIT_EXCEEDED',
+  'SOURCE_ENCODING_INVALID',
+]);
 
 /** A read limit breach or an invalid encoding: the failures that make a contributor unsafe. */
-export function isReadFailure(d: Diagnostic): boolean {
+export function isReadFailure(d: Diagnostic): d is Diagnostic<ReadFailureCode> {
   return READ_FAILURE_CODES.has(d.code);
 }
 
@@ -23,7 +27,7 @@ export class SessionUnavailable extends IoError {
   static of(sessionId: string, readFailures: readonly Diagnostic[]): SessionUnavailable {
     const cause = readFailures.find(isReadFailure);
     const code = cause?.code ?? 'SOURCE_UNREADABLE';
-    const details = { ...(cause?.details ?? {}), outcome: 'fatal' };
+    const details = { ...(cause?.details ?? {}), outcome: 'fatal' as const };
     return new SessionUnavailable(
       diagnostic(code, 'A session could not be read safely and was not loaded', details, {
         severity: 'error',

@@ -26,7 +26,7 @@ describe('storage errors on the write path become WAREHOUSE_WRITE_FAILED (I/O-er
   });
 
   it('leaves other errors alone: typed errors pass through, bugs stay bugs', () => {
-    const usage = new UsageError('X', 'x');
+    const usage = new UsageError('TARGET_INVALID', 'x', { received: 'x' });
     expect(asWriteFailure(usage, 'parquet', 'manifest')).toBe(usage);
     const bug = new TypeError('cannot read properties of undefined');
     expect(asWriteFailure(bug, 'parquet', 'manifest')).toBe(bug);

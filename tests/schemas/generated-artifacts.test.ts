@@ -6,7 +6,7 @@ import { sessionsTable } from '../../schemas/tables.js';
 
 describe('one schema source', () => {
   it.each(GENERATED_FILES.map(([path, render]) => [path, render] as const))(
-    '%s is up to date with schemas/tables.ts (run `npm run schemas:generate`)',
+    '%s is up to date with its source (run `npm run schemas:generate`)',
     (path, render) => {
       expect(readFileSync(path, 'utf8')).toBe(render());
     },

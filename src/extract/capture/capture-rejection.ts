@@ -6,7 +6,7 @@
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { EtlError, IntegrityError, IoError } from '../../shared/errors.js';
 
-export class CaptureSchemaUnsupported extends IntegrityError {
+export class CaptureSchemaUnsupported extends IntegrityError<'CAPTURE_SCHEMA_UNSUPPORTED'> {
   constructor(surface: string, declared: string) {
     super('CAPTURE_SCHEMA_UNSUPPORTED', 'The capture declares an unknown major schema version', {
       surface,
@@ -16,7 +16,7 @@ export class CaptureSchemaUnsupported extends IntegrityError {
   }
 }
 
-export class CaptureSessionIdChanged extends IntegrityError {
+export class CaptureSessionIdChanged extends IntegrityError<'CAPTURE_SESSION_ID_CHANGED'> {
   /** `at`: the 1-based line where it changed, or the document field that disagrees. */
   constructor(surface: string, at: { line: number } | { field: string }) {
     super('CAPTURE_SESSION_ID_CHANGED', 'The session ID changes inside one capture file', {
@@ -27,7 +27,7 @@ export class CaptureSessionIdChanged extends IntegrityError {
   }
 }
 
-export class CaptureDocumentMalformed extends IntegrityError {
+export class CaptureDocumentMalformed extends IntegrityError<'CAPTURE_DOCUMENT_MALFORMED'> {
   constructor(surface: string) {
     super('CAPTURE_DOCUMENT_MALFORMED', 'The capture document is not valid JSON of its format', {
       surface,
@@ -52,7 +52,7 @@ export function rejectionDiagnostic(error: unknown, sourceRef: string): Diagnost
   );
 }
 
-export class CaptureSessionIdMissing extends IntegrityError {
+export class CaptureSessionIdMissing extends IntegrityError<'CAPTURE_SESSION_ID_MISSING'> {
   constructor(surface: string) {
     super('CAPTURE_SESSION_ID_MISSING', 'The capture names no session, so it has no stable identity', {
       surface,

@@ -18,11 +18,9 @@ export function nonFileType(stat: Stats): NonFileType | null {
   return null;
 }
 
-export const NOT_A_FILE = 'CAPTURE_NOT_A_FILE';
-
-export class CaptureInputNotAFile extends UsageError {
+export class CaptureInputNotAFile extends UsageError<'CAPTURE_NOT_A_FILE'> {
   constructor(fileType: NonFileType) {
-    super(NOT_A_FILE, 'An --input path is not a regular file or a folder', {
+    super('CAPTURE_NOT_A_FILE', 'An --input path is not a regular file or a folder', {
       fileType,
       remedy: 'Save the capture to a regular file and give that file (or its folder) as --input.',
     });

@@ -6,11 +6,12 @@
  */
 import { type Dirent, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { type DetailsArgs, type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import type { Code } from '../../shared/diagnostic-catalogue.js';
 import { sourceKeyFor } from '../fs/source-identity.js';
 import { listUtf8Entries } from '../fs/utf8-entry-names.js';
 import { rejectionDiagnostic } from './capture-rejection.js';
-import { CaptureInputNotAFile, NOT_A_FILE, nonFileType } from './input-not-a-file.js';
+import { CaptureInputNotAFile, nonFileType } from './input-not-a-file.js';
 
 export const WALK_MAX_DEPTH = 8;
 export const WALK_MAX_ENTRIES = 10_000;
@@ -20,8 +21,8 @@ export interface WalkResult {
   diagnostics: Diagnostic[];
 }
 
-function skipped(code: string, message: string, path: string, details: Record<string, unknown> = {}) {
-  return diagnostic(code, message, details, { sourceRef: sourceKeyFor('capture-file', path) });
+function skipped<C extends Code>(code: C, message: string, path: string, ...[details]: DetailsArgs<C>) {
+  return diagnostic<Code>(code, message, details, { sourceRef: sourceKeyFor('capture-file', path) });
 }
 
 export function walkInputs(inputs: readonly string[]): WalkResult {
@@ -56,7 +57,9 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
     if (special !== null) {
       if (depth === 0) throw new CaptureInputNotAFile(special);
       diagnostics.push(
-        skipped(NOT_A_FILE, 'A special file in the inputs was not opened', path, { fileType: special }),
+        skipped('CAPTURE_NOT_A_FILE', 'A special file in the inputs was not opened', path, {
+          fileType: special,
+        }),
       );
       return;
     }

@@ -41,7 +41,7 @@ export function limitExceededDetails(
 }
 
 /** Thrown by readers when a bound is crossed; callers decide partial vs fatal. */
-export class SourceLimitExceeded extends IoError {
+export class SourceLimitExceeded extends IoError<'SOURCE_LIMIT_EXCEEDED'> {
   constructor(
     readonly bound: LimitField,
     readonly limit: number,

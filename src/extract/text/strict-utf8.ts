@@ -14,7 +14,7 @@ const BOM = '\uFEFF';
  */
 export type EncodingProblem = 'invalid-utf8' | 'misplaced-bom' | 'utf16' | 'unpaired-surrogate';
 
-export class SourceEncodingInvalid extends IoError {
+export class SourceEncodingInvalid extends IoError<'SOURCE_ENCODING_INVALID'> {
   constructor(
     readonly problem: EncodingProblem,
     readonly sourceKind: string,

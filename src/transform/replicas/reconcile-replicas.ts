@@ -11,8 +11,6 @@ import { InternalError } from '../../shared/errors.js';
 import { finalizeSession } from '../finalize-session.js';
 import type { SessionView, ViewSourceInstance } from '../session-view.js';
 
-export const REPLICA_DIVERGENT = 'REPLICA_DIVERGENT';
-
 /** The digest two replicas must share to be equivalent. */
 export function replicaDigest(view: SessionView): string {
   const neutral: SessionView = {
@@ -58,7 +56,7 @@ function ambiguity(ordered: readonly SessionView[], distinctViews: number): Sess
   const { diagnostics, sourceKeys } = merged(ordered);
   diagnostics.push(
     diagnostic(
-      REPLICA_DIVERGENT,
+      'REPLICA_DIVERGENT',
       'Replicas of this session differ; the session is kept as one unresolved ambiguity',
       {
         representation: instances[0]?.representation ?? null,

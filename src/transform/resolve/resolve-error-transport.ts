@@ -4,6 +4,7 @@
  */
 
 import type { Diagnostic } from '../../shared/diagnostic.js';
+import type { Code } from '../../shared/diagnostic-catalogue.js';
 import {
   EtlError,
   IntegrityError,
@@ -17,7 +18,7 @@ import { SessionUnavailable } from '../session-unavailable.js';
 
 export type TransportedError =
   | { kind: 'unavailable'; diagnostic: Diagnostic }
-  | { kind: 'etl'; className: EtlClassName; code: string; message: string; details: Record<string, unknown> }
+  | { kind: 'etl'; className: EtlClassName; code: Code; message: string; details: EtlError['details'] }
   | { kind: 'other'; name: string; message: string };
 
 // Base classes only: a subclass travels as its base, which carries the same exit category.

@@ -10,6 +10,7 @@ import type {
   StoreTranscriptContribution,
 } from '../../extract/store/store-contribution.js';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import type { Code, DetailsOf } from '../../shared/diagnostic-catalogue.js';
 import {
   type InstanceState,
   linkedMessage,
@@ -95,13 +96,13 @@ export function baseStoreView(
   };
 }
 
-function problemDiagnostic(
+function problemDiagnostic<C extends 'STORE_DB_PARTIAL' | 'STORE_TRANSCRIPT_PARTIAL'>(
   c: StoreContribution,
-  code: string,
+  code: C,
   message: string,
-  details: Record<string, unknown>,
+  details: DetailsOf<C>,
 ): Diagnostic {
-  return diagnostic(code, message, details, {
+  return diagnostic<Code>(code, message, details, {
     sessionId: c.occurrence.sessionId,
     sourceRef: c.occurrence.occurrenceRef,
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plainMessage } from '../../../src/transform/composer/plain-message.js';
-import { REPLICA_DIVERGENT, reconcileReplicas } from '../../../src/transform/replicas/reconcile-replicas.js';
+import { reconcileReplicas } from '../../../src/transform/replicas/reconcile-replicas.js';
 import type { SessionView, ViewMessage } from '../../../src/transform/session-view.js';
 
 function message(id: string, content: string): ViewMessage {
@@ -75,7 +75,7 @@ describe('Replica reconciliation', () => {
     expect(result.messages).toEqual([]);
     expect(result.title).toBe('Same title');
     expect(result.instances.map((i) => i.reasonCode)).toEqual(['replica-divergent', 'replica-divergent']);
-    const diag = result.diagnostics.find((d) => d.code === REPLICA_DIVERGENT);
+    const diag = result.diagnostics.find((d) => d.code === 'REPLICA_DIVERGENT');
     expect(diag?.details).toMatchObject({
       occurrenceCount: 2,
       distinctViews: 2,

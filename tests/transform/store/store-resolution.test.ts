@@ -7,6 +7,7 @@ import type {
   TranscriptRecord,
 } from '../../../src/extract/store/store-contribution.js';
 import { type Diagnostic, diagnostic } from '../../../src/shared/diagnostic.js';
+import type { Code } from '../../../src/shared/diagnostic-catalogue.js';
 import { SessionUnavailable } from '../../../src/transform/session-unavailable.js';
 import { resolveStoreSession } from '../../../src/transform/store/store-resolution.js';
 
@@ -55,8 +56,10 @@ function transcript(
 }
 
 /** A transcript whose read failed on its first bytes: no record, the failure's diagnostic. */
-const undecodedTranscript = (f: StoreSessionFacts, code: string): StoreContribution =>
-  transcript(f, { records: [], cutShort: true }, [diagnostic(code, 'read failed', {}, { sessionId: 's' })]);
+const undecodedTranscript = (f: StoreSessionFacts, code: Code): StoreContribution =>
+  transcript(f, { records: [], cutShort: true }, [
+    diagnostic(code, 'read failed', {} as never, { sessionId: 's' }),
+  ]);
 
 function db(f: StoreSessionFacts, status: 'read' | 'failed'): StoreContribution {
   return {
@@ -105,7 +108,7 @@ describe('Store representation selection', () => {
   });
 
   it('a transcript-only session that decoded nothing is fatal for that session, not an empty row', () => {
-    for (const code of ['SOURCE_ENCODING_INVALID', 'SOURCE_LIMIT_EXCEEDED']) {
+    for (const code of ['SOURCE_ENCODING_INVALID', 'SOURCE_LIMIT_EXCEEDED'] as const) {
       const only = [undecodedTranscript(facts('not-expected'), code)];
       expect(() => resolveStoreSession(only, { alone: true })).toThrow(SessionUnavailable);
       expect(() => resolveStoreSession(only, { alone: true })).toThrow(expect.objectContaining({ code }));

@@ -1,0 +1,596 @@
+/**
+ * Every diagnostic and error code of cursor-etl, in one place: the severities it is recorded with,
+ * the exit category when it ends a run, the shape of its safe `details`, what it means and what to
+ * do. `diagnostic()` and the `EtlError` classes accept only these codes, with these details; a new
+ * code is one entry here (then `npm run schemas:generate` refreshes docs/diagnostics.md).
+ *
+ * Details schemas are written against zod's API but built only by the doc generator: product code
+ * imports the types, so zod is not loaded on a run.
+ */
+import type { z as Zod } from 'zod';
+import type { DiagnosticSeverity } from './diagnostic.js';
+import type { EXIT } from './errors.js';
+
+type ZodApi = typeof Zod;
+
+export interface CatalogueEntry {
+  /** The severities a diagnostic of this code is recorded with; empty when it is only thrown. */
+  severity: readonly DiagnosticSeverity[];
+  /** The exit category when it ends a run; null when it is only ever a diagnostic. */
+  exit: keyof typeof EXIT | null;
+  meaning: string;
+  remedy: string;
+  details: (z: ZodApi) => Zod.ZodObject;
+}
+
+const none = (z: ZodApi) => z.object({});
+
+/** Partial or fatal: whether the rest of the session (or run) survived the problem. */
+const outcome = (z: ZodApi) => z.enum(['partial', 'fatal']).optional();
+
+/** A capture source refused as a whole keeps its error's details plus these. */
+const refusal = (z: ZodApi) => ({
+  outcome: outcome(z),
+  failClosed: z.literal(true).optional(),
+  /** How many capture sources were refused, when none could be loaded. */
+  refusedSources: z.number().optional(),
+});
+
+const limitExceeded = (z: ZodApi) =>
+  z.object({
+    policyVersion: z.string(),
+    sourceKind: z.enum(['jsonl', 'sqlite', 'zip']),
+    bound: z.string(),
+    limit: z.number(),
+    observedAtLeast: z.number(),
+    unit: z.enum(['bytes', 'records', 'rows', 'ratio']),
+    outcome: z.enum(['partial', 'fatal']),
+    retryableWithOverride: z.literal(true),
+    remedy: z.string(),
+    failClosed: z.literal(true).optional(),
+    refusedSources: z.number().optional(),
+  });
+
+const warehouseVersions = (z: ZodApi) =>
+  z.object({ warehouseVersion: z.number(), supportedVersion: z.number(), remedy: z.string() });
+
+export const CATALOGUE = {
+  AMBIGUOUS_VIEW_KEPT_ARCHIVED: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'Divergent replicas make the session ambiguous; the archived rows were kept unchanged.',
+    remedy: 'None needed; the archive converges once the replicas agree again.',
+    details: (z) => z.object({ action: z.literal('keep-ambiguous') }),
+  },
+  BACKUP_ARCHIVE_INVALID: {
+    severity: [],
+    exit: 'io',
+    meaning: 'A backup archive is not a valid, safe zip (unreadable, unsafe names, encryption, conflicts).',
+    remedy: 'Recreate the backup; an archive that breaks the zip rules is never read in part.',
+    details: (z) =>
+      z.object({
+        reason: z.string(),
+        nameProblem: z.string().optional(),
+        errno: z.string().optional(),
+        method: z.number().optional(),
+      }),
+  },
+  BACKUP_CLOSED_SOURCE: {
+    severity: [],
+    exit: 'general',
+    meaning: 'Internal: a backup database omitted by the workspace scope was asked to hydrate.',
+    remedy: 'Report the bug with the command line (no data is needed).',
+    details: none,
+  },
+  BACKUP_ENTRY_INTEGRITY_MISMATCH: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'An archived file does not match its manifest size or checksum and was skipped.',
+    remedy: 'Recreate the backup; the intact entries of this one were still read.',
+    details: (z) => z.object({ entryType: z.string(), problem: z.string(), declaredBytes: z.number() }),
+  },
+  BACKUP_GLOBAL_OMITTED_BY_SCOPE: {
+    severity: ['info'],
+    exit: null,
+    meaning: 'Under --workspace the archived global database was not opened, so its views are partial.',
+    remedy: 'Omit --workspace to read the whole archive.',
+    details: none,
+  },
+  BACKUP_MANIFEST_INVALID: {
+    severity: [],
+    exit: 'io',
+    meaning: 'The backup manifest is missing or breaks a manifest v1 / inventory rule.',
+    remedy: 'Recreate the backup with a cursor-history version that writes manifest v1.',
+    details: (z) => z.object({ reason: z.string() }),
+  },
+  BACKUP_NOT_FOUND: {
+    severity: [],
+    exit: 'notFound',
+    meaning: 'A backup archive given to the run does not exist.',
+    remedy: 'Check the --backup path.',
+    details: none,
+  },
+  BACKUP_SOURCE_UNKNOWN: {
+    severity: [],
+    exit: 'general',
+    meaning: 'Internal: a backup source key has no owning archive.',
+    remedy: 'Report the bug with the command line (no data is needed).',
+    details: none,
+  },
+  BACKUP_WORKSPACE_SCOPE_METADATA_REQUIRED: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'A legacy backup with several workspaces and no inventory cannot be read under --workspace.',
+    remedy: 'Recreate the backup with cursor-history 0.18.0 or later, or omit --workspace.',
+    details: (z) => z.object({ workspaceDatabases: z.number(), remedy: z.string() }),
+  },
+  CANONICAL_JSON_INVALID: {
+    severity: [],
+    exit: 'general',
+    meaning: 'Internal: a value cannot be written as canonical JSON v1 (non-finite number, cycle, …).',
+    remedy: 'Report the bug with the command line (no data is needed).',
+    details: (z) => z.object({ reason: z.string() }),
+  },
+  CAPTURE_DIVERGENT: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'Several captures of one session differ and none supersedes the others; none was picked.',
+    remedy: 'Keep only the capture you trust in the inputs.',
+    details: (z) => z.object({ captures: z.number() }),
+  },
+  CAPTURE_DOCUMENT_MALFORMED: {
+    severity: ['error'],
+    exit: 'io',
+    meaning: 'A capture document is not valid JSON of its format; the source was refused.',
+    remedy: 'Save the complete response body again; a cut or edited document is not read.',
+    details: (z) => z.object({ surface: z.string(), remedy: z.string(), ...refusal(z) }),
+  },
+  CAPTURE_INPUT_MISSING: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'An --input path does not exist.',
+    remedy: 'Check the --input paths.',
+    details: none,
+  },
+  CAPTURE_KIND_UNDETECTED: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'An input file is not a recognised capture and was skipped.',
+    remedy: 'Give only CLI stream, Cloud Agent or Markdown export files as --input.',
+    details: none,
+  },
+  CAPTURE_MALFORMED_LINE: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A capture line in the middle is not a valid record; the session stays provisional.',
+    remedy: 'Capture the stream again if the complete session matters.',
+    details: (z) => z.object({ lines: z.array(z.number()), count: z.number() }),
+  },
+  CAPTURE_NOT_A_FILE: {
+    severity: ['warning'],
+    exit: 'usage',
+    meaning: 'An input is a special file (FIFO, socket, device): it is never opened.',
+    remedy: 'Save the capture to a regular file and give that file (or its folder) as --input.',
+    details: (z) => z.object({ fileType: z.string(), remedy: z.string().optional() }),
+  },
+  CAPTURE_PARTIAL_TAIL: {
+    severity: ['info'],
+    exit: null,
+    meaning: 'A capture ends with an unterminated line (a buffered tail), which was not read.',
+    remedy: 'None needed; the next capture of the finished stream completes the session.',
+    details: none,
+  },
+  CAPTURE_RECORD_UNATTRIBUTED: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'Records of a multi-agent capture name no agent and were not attributed to any.',
+    remedy: 'Capture each agent to its own file.',
+    details: (z) => z.object({ count: z.number() }),
+  },
+  CAPTURE_SCHEMA_UNSUPPORTED: {
+    severity: ['error'],
+    exit: 'io',
+    meaning: 'A capture declares an unknown major schema version; the source was refused.',
+    remedy: 'Upgrade cursor-etl to a version that reads this capture format.',
+    details: (z) =>
+      z.object({ surface: z.string(), declared: z.string(), remedy: z.string(), ...refusal(z) }),
+  },
+  CAPTURE_SESSION_ID_CHANGED: {
+    severity: ['error'],
+    exit: 'io',
+    meaning: 'The session ID changes inside one capture file; the source was refused.',
+    remedy: 'Split concatenated captures into one file per session.',
+    details: (z) =>
+      z.object({
+        surface: z.string(),
+        line: z.number().optional(),
+        field: z.string().optional(),
+        remedy: z.string(),
+        ...refusal(z),
+      }),
+  },
+  CAPTURE_SESSION_ID_MISSING: {
+    severity: ['error'],
+    exit: 'io',
+    meaning: 'A capture names no session, so it has no stable identity; the source was refused.',
+    remedy: 'Capture the stream from its start (the first events carry the session or run ID).',
+    details: (z) => z.object({ surface: z.string(), remedy: z.string(), ...refusal(z) }),
+  },
+  CAPTURE_SET_ASIDE: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A capture and Cursor hold the same session; one was kept and the other set aside.',
+    remedy: 'None needed; see docs/captures.md for which one wins.',
+    details: (z) =>
+      z.object({
+        kept: z.string(),
+        keptFidelity: z.string(),
+        setAside: z.array(z.string()),
+        setAsideFidelity: z.string(),
+        rule: z.enum(['complete-over-partial', 'cursor-data-first']),
+      }),
+  },
+  CAPTURE_SYMLINK_SKIPPED: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A symlink in the inputs was not followed.',
+    remedy: 'Give the link target itself as --input.',
+    details: none,
+  },
+  CAPTURE_UNREADABLE: {
+    severity: ['error'],
+    exit: 'io',
+    meaning: 'A capture file or folder could not be opened or listed; the source was refused.',
+    remedy: 'Fix the permissions of the input, then run again.',
+    details: (z) => z.object({ errorCode: z.string(), ...refusal(z) }),
+  },
+  CAPTURE_WALK_LIMIT: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'Walking the --input folders stopped at its entry or depth bound.',
+    remedy: 'Point --input at the folders that hold the captures.',
+    details: (z) => z.object({ bound: z.enum(['entries', 'depth']), limit: z.number() }),
+  },
+  COMPOSER_BUBBLE_CORRUPTED: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'Some Composer messages could not be decoded and are kept as placeholders.',
+    remedy: 'None; the placeholders keep message identity and order.',
+    details: (z) => z.object({ count: z.number() }),
+  },
+  COMPOSER_DATA_UNREADABLE: {
+    severity: ['warning'],
+    exit: null,
+    meaning: "A Composer session's metadata document is unreadable; its messages are kept.",
+    remedy: 'None; the session is loaded from its messages.',
+    details: (z) => z.object({ reason: z.string() }),
+  },
+  COMPOSER_INDEX_ENTRY_UNREADABLE: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A workspace index entry is unreadable.',
+    remedy: 'None; the session is still read from the global database.',
+    details: none,
+  },
+  CONFIG_INVALID: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'The config file is not UTF-8 JSON of the config schema.',
+    remedy: 'Fix the config file at the reported path.',
+    details: (z) => z.object({ path: z.string().optional(), problem: z.string().optional() }),
+  },
+  CONFIG_NOT_FOUND: {
+    severity: [],
+    exit: 'notFound',
+    meaning: 'The config file given with --config does not exist.',
+    remedy: 'Check the --config path.',
+    details: none,
+  },
+  DATASET_MANIFEST_INVALID: {
+    severity: [],
+    exit: 'integrity',
+    meaning: 'The published Parquet dataset manifest is unreadable or of an unknown format.',
+    remedy: 'Restore the dataset directory from a backup, or rebuild it with etl run into a new target.',
+    details: (z) => z.object({ reason: z.string() }),
+  },
+  EMPTY_REPLICA_SET: {
+    severity: [],
+    exit: 'general',
+    meaning: 'Internal: replica reconciliation was given no replica.',
+    remedy: 'Report the bug with the command line (no data is needed).',
+    details: none,
+  },
+  EMPTY_SESSION_GROUP: {
+    severity: [],
+    exit: 'general',
+    meaning: 'Internal: a session group had no contribution.',
+    remedy: 'Report the bug with the command line (no data is needed).',
+    details: none,
+  },
+  ETL_LOCKED: {
+    severity: [],
+    exit: 'io',
+    meaning: 'Another etl run holds the warehouse lock (retryable).',
+    remedy: 'Wait for the other run to finish, then retry.',
+    details: (z) =>
+      z.object({
+        holderPid: z.number().nullable(),
+        holderStartedAtMs: z.number().nullable().optional(),
+        remedy: z.string().optional(),
+      }),
+  },
+  EXPORT_QUERY_FAILED: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'Exporting a table failed.',
+    remedy: 'Check the export options and the free space of the destination.',
+    details: (z) => z.object({ table: z.string() }),
+  },
+  EXPORT_TABLE_UNKNOWN: {
+    severity: [],
+    exit: 'usage',
+    meaning: '--tables names a table that cannot be exported.',
+    remedy: 'Use one of the tables listed in details.known.',
+    details: (z) => z.object({ table: z.string(), known: z.array(z.string()) }),
+  },
+  INTERNAL_ERROR: {
+    severity: [],
+    exit: 'general',
+    meaning: 'An unexpected error (a bug), reported without internals.',
+    remedy: 'Run again with CURSOR_ETL_DEBUG=1 to see the original error, and report it.',
+    details: (z) => z.object({ errorName: z.string() }),
+  },
+  PARTIAL_VIEW_KEPT_COMPLETE: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A partial view was not loaded over the archived complete session; the archive is unchanged.',
+    remedy: 'None needed: partial never overwrites complete.',
+    details: (z) => z.object({ action: z.literal('keep-complete') }),
+  },
+  QUERY_FAILED: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'The SQL given to etl query failed.',
+    remedy: 'Fix the query (the warehouse is opened read-only).',
+    details: none,
+  },
+  REDACTION_APPLIED: {
+    severity: ['info'],
+    exit: null,
+    meaning: '--redact replaced secret-looking values in the loaded sessions.',
+    remedy: 'None; the counts say how many values of each kind were replaced.',
+    details: (z) =>
+      z.object({
+        redactions: z.number(),
+        sessionsAffected: z.number(),
+        byKind: z.record(z.string(), z.number()),
+      }),
+  },
+  REPLICA_DIVERGENT: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'Replicas of one session differ; the session is kept as one unresolved ambiguity.',
+    remedy: 'Remove the stale copy of the Cursor data, then run again.',
+    details: (z) =>
+      z.object({
+        representation: z.string().nullable(),
+        occurrenceCount: z.number(),
+        distinctViews: z.number(),
+        occurrenceRefs: z.array(z.string()),
+      }),
+  },
+  RESOLVE_POOL_CLOSED: {
+    severity: [],
+    exit: 'general',
+    meaning: 'Internal: a session was sent to the resolve pool after it closed.',
+    remedy: 'Report the bug with the command line (no data is needed).',
+    details: none,
+  },
+  RESOLVE_WORKER_FAILED: {
+    severity: [],
+    exit: 'general',
+    meaning: 'A resolve worker thread stopped unexpectedly; the run failed.',
+    remedy: 'Run again; if it repeats, report it with CURSOR_ETL_DEBUG=1 output.',
+    details: (z) => z.object({ cause: z.string() }),
+  },
+  SOURCE_ENCODING_INVALID: {
+    severity: ['warning', 'error'],
+    exit: 'io',
+    meaning: 'Source text (or an entry name) is not strict UTF-8; it is never guessed or transcoded.',
+    remedy: 'Save the source as UTF-8; what could be read is kept and the result is partial.',
+    details: (z) =>
+      z.object({
+        problem: z.string(),
+        sourceKind: z.string().optional(),
+        part: z.literal('entry-name').optional(),
+        count: z.number().optional(),
+        remedy: z.string().optional(),
+        ...refusal(z),
+      }),
+  },
+  SOURCE_LIMIT_CONFIGURATION_INVALID: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'A --source-limit or config read-limit override is invalid.',
+    remedy: 'Use --source-limit <bound>=<positive integer> with a bound of Source Read Limits v1.',
+    details: (z) =>
+      z.object({
+        policyVersion: z.string(),
+        field: z.string(),
+        value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+        receivedType: z.string(),
+        constraint: z.string(),
+        remedy: z.string(),
+      }),
+  },
+  SOURCE_LIMIT_EXCEEDED: {
+    severity: ['warning', 'error'],
+    exit: 'io',
+    meaning:
+      'A Source Read Limits v1 bound was crossed: the result is partial, or fatal when nothing safe remains.',
+    remedy: 'If the source is trusted, raise the bound for one run: --source-limit <bound>=<larger value>.',
+    details: limitExceeded,
+  },
+  SOURCE_ROOT_MISSING: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A Cursor data root does not exist; its sessions were neither read nor marked absent.',
+    remedy: 'Check --cursor-user-dir / --cursor-store-root.',
+    details: (z) => z.object({ root: z.string() }),
+  },
+  SOURCE_UNREADABLE: {
+    severity: ['error'],
+    exit: 'io',
+    meaning: 'A source database, file or folder could not be opened or listed.',
+    remedy: 'Fix the permissions or close the program holding it; the other sources were read.',
+    details: (z) =>
+      z.object({
+        sourceKind: z.string().optional(),
+        reason: z.string().optional(),
+        representation: z.string().optional(),
+        database: z.string().optional(),
+        part: z.literal('directory').optional(),
+        count: z.number().optional(),
+        ...refusal(z),
+      }),
+  },
+  STORE_DB_PARTIAL: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A store.db conversation could not be read completely; the view is partial.',
+    remedy: 'None; the counts name the problems found in the blob tree.',
+    details: (z) => z.object({ problems: z.record(z.string(), z.number()) }),
+  },
+  STORE_META_INVALID: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A store.db meta row is not hex-encoded JSON naming a valid root blob.',
+    remedy: 'None; the session keeps its other representations.',
+    details: (z) => z.object({ reason: z.string() }),
+  },
+  STORE_META_JSON_INVALID: {
+    severity: ['warning'],
+    exit: null,
+    meaning: "A Store session's meta.json is not supported metadata; its workspace and times are unknown.",
+    remedy: 'None; the session is loaded without them.',
+    details: (z) => z.object({ reason: z.string(), outcome: outcome(z) }),
+  },
+  STORE_TRANSCRIPT_PARTIAL: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'An agent transcript has lines that are not messages; the view is partial.',
+    remedy: 'None; the counts say which kinds of lines were skipped.',
+    details: (z) =>
+      z.object({
+        state: z.string(),
+        errorLines: z.number(),
+        unsupportedLines: z.number(),
+        malformedLines: z.number(),
+        lifecycleFrames: z.number(),
+      }),
+  },
+  TARGET_INVALID: {
+    severity: [],
+    exit: 'usage',
+    meaning: '--target names an unknown target kind.',
+    remedy: 'Use duckdb:PATH or parquet:DIR.',
+    details: (z) => z.object({ received: z.string() }),
+  },
+  UNKNOWN_CONTRIBUTION: {
+    severity: [],
+    exit: 'general',
+    meaning: 'Internal: no transform is registered for a contribution kind.',
+    remedy: 'Report the bug with the command line (no data is needed).',
+    details: (z) => z.object({ kind: z.string() }),
+  },
+  USAGE_ERROR: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'The command line is invalid (unknown option, missing argument).',
+    remedy: 'See etl --help.',
+    details: (z) => z.object({ reason: z.string() }),
+  },
+  WAREHOUSE_BUSY: {
+    severity: [],
+    exit: 'io',
+    meaning: 'Another program holds the DuckDB file (retryable).',
+    remedy: 'Close the other program holding the DuckDB file (e.g. a SQL GUI) or wait, then retry.',
+    details: (z) => z.object({ holderPid: z.number().nullable(), remedy: z.string() }),
+  },
+  WAREHOUSE_INTEGRITY_FAILED: {
+    severity: [],
+    exit: 'integrity',
+    meaning: 'etl verify found rows that contradict their stored digests or keys.',
+    remedy: 'Rebuild the warehouse from the Cursor data with etl run into a new target.',
+    details: (z) => z.object({ sessionsChecked: z.number(), problems: z.array(z.unknown()) }),
+  },
+  WAREHOUSE_MIGRATION_REQUIRED: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'A read-only command met a warehouse of an older schema version.',
+    remedy: 'Run etl run once with this version (it migrates the warehouse in place), then retry.',
+    details: warehouseVersions,
+  },
+  WAREHOUSE_NOT_FOUND: {
+    severity: [],
+    exit: 'notFound',
+    meaning: 'No warehouse (or published Parquet dataset) exists at the target.',
+    remedy: 'Run etl run first, or check --target.',
+    details: none,
+  },
+  WAREHOUSE_UNREADABLE: {
+    severity: [],
+    exit: 'io',
+    meaning: 'The warehouse file could not be opened.',
+    remedy: 'Check that --target names a DuckDB file this user may read and write.',
+    details: (z) => z.object({ reason: z.string() }),
+  },
+  WAREHOUSE_VERSION_NEWER: {
+    severity: [],
+    exit: 'integrity',
+    meaning: 'The warehouse was written by a newer cursor-etl; nothing was touched.',
+    remedy: 'Upgrade cursor-etl.',
+    details: warehouseVersions,
+  },
+  WAREHOUSE_WRITE_FAILED: {
+    severity: [],
+    exit: 'io',
+    meaning: 'Writing the warehouse failed (disk full, permissions, I/O); committed sessions are intact.',
+    remedy: 'Free space or fix the storage, then run again: the next run converges.',
+    details: (z) =>
+      z.object({
+        target: z.enum(['duckdb', 'parquet']),
+        operation: z.string(),
+        reason: z.string(),
+        published: z.boolean().optional(),
+        remedy: z.string(),
+      }),
+  },
+  WORKSPACE_AMBIGUOUS: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'The --workspace filter matches several workspaces.',
+    remedy: 'Pass the full normalized workspace path to --workspace.',
+    details: (z) =>
+      z.object({
+        candidates: z.number().optional(),
+        candidateCount: z.number().optional(),
+        matchKind: z.literal('unique-suffix').optional(),
+        remedy: z.string().optional(),
+      }),
+  },
+  WORKSPACE_NOT_FOUND: {
+    severity: ['info'],
+    exit: null,
+    meaning: 'No session belongs to the requested workspace; nothing was loaded.',
+    remedy: 'Check the path, or pass a trailing part of it (e.g. the project folder name).',
+    details: (z) => z.object({ remedy: z.string() }),
+  },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type Code = keyof typeof CATALOGUE;
+
+/** The `details` a code carries, as written at the call site. */
+export type DetailsOf<C extends Code> = C extends Code
+  ? Zod.input<ReturnType<(typeof CATALOGUE)[C]['details']>>
+  : never;
