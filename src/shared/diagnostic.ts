@@ -16,6 +16,8 @@ interface DiagnosticOf<C extends Code> {
   message: string;
   sessionId?: string;
   sourceRef?: string;
+  /** The whole source was refused (fail closed): none of it was loaded. */
+  failClosed?: true;
   details: ReadableDetails<C>;
 }
 

@@ -36,7 +36,10 @@ export class CaptureDocumentMalformed extends IntegrityError<'CAPTURE_DOCUMENT_M
   }
 }
 
-/** The diagnostic recorded when a source is refused; `failClosed` marks it for the run's exit rule. */
+/**
+ * The diagnostic recorded when a source is refused: `failClosed` marks it for the run's exit rule
+ * (its echo in the details is what users see in the diagnostics table).
+ */
 export function rejectionDiagnostic(error: unknown, sourceRef: string): Diagnostic {
   const etl =
     error instanceof EtlError
@@ -44,12 +47,15 @@ export function rejectionDiagnostic(error: unknown, sourceRef: string): Diagnost
       : new IoError('CAPTURE_UNREADABLE', 'The capture could not be read', {
           errorCode: (error as NodeJS.ErrnoException)?.code ?? 'unknown',
         });
-  return diagnostic(
-    etl.code,
-    `${etl.message}; the capture source was not loaded`,
-    { ...etl.details, outcome: 'fatal', failClosed: true },
-    { severity: 'error', sourceRef },
-  );
+  return {
+    ...diagnostic(
+      etl.code,
+      `${etl.message}; the capture source was not loaded`,
+      { ...etl.details, outcome: 'fatal', failClosed: true },
+      { severity: 'error', sourceRef },
+    ),
+    failClosed: true,
+  };
 }
 
 export class CaptureSessionIdMissing extends IntegrityError<'CAPTURE_SESSION_ID_MISSING'> {
@@ -67,11 +73,11 @@ export class CaptureSessionIdMissing extends IntegrityError<'CAPTURE_SESSION_ID_
  */
 export function nothingLoadedError(diagnostics: readonly Diagnostic[], occurrences: number): EtlError | null {
   if (occurrences > 0) return null;
-  const refused = diagnostics.find((item) => item.details.failClosed === true);
+  const refused = diagnostics.find((item) => item.failClosed === true);
   if (!refused) return null;
   const { failClosed: _f, ...details } = refused.details;
   return new IoError(refused.code, 'No source could be loaded; every capture source was refused', {
     ...details,
-    refusedSources: diagnostics.filter((item) => item.details.failClosed === true).length,
+    refusedSources: diagnostics.filter((item) => item.failClosed === true).length,
   });
 }
