@@ -46,8 +46,11 @@ export function reportFatal(error: unknown, json: boolean): number {
     const remedy = etlError.details.remedy;
     if (typeof remedy === 'string') process.stderr.write(`  ${remedy}\n`);
   }
-  if (process.env.CURSOR_ETL_DEBUG === '1' && error instanceof Error && error.stack) {
-    process.stderr.write(`${error.stack}\n`);
+  // Stacks and original errors are internals: shown only to a maintainer who asks for them.
+  if (process.env.CURSOR_ETL_DEBUG === '1') {
+    for (let shown: unknown = error; shown instanceof Error; shown = shown.cause) {
+      if (shown.stack) process.stderr.write(`${shown.stack}\n`);
+    }
   }
   return etlError.exitCode;
 }

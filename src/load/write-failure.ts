@@ -51,14 +51,19 @@ export function asWriteFailure(
   if (error instanceof EtlError) return error;
   const reason = storageErrorReason(error);
   if (reason === null) return error;
-  return new IoError('WAREHOUSE_WRITE_FAILED', `Writing the warehouse failed (${reason})`, {
-    target,
-    operation,
-    reason,
-    ...extra,
-    remedy:
-      'Free space or fix the storage, then run again: committed sessions are intact and the next run converges.',
-  });
+  return new IoError(
+    'WAREHOUSE_WRITE_FAILED',
+    `Writing the warehouse failed (${reason})`,
+    {
+      target,
+      operation,
+      reason,
+      ...extra,
+      remedy:
+        'Free space or fix the storage, then run again: committed sessions are intact and the next run converges.',
+    },
+    { cause: error },
+  );
 }
 
 /** Runs `work`, rethrowing a storage failure as WAREHOUSE_WRITE_FAILED. */

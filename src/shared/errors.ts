@@ -67,8 +67,14 @@ export class InternalError<C extends Code = Code> extends EtlError<C> {
   readonly exitCode = EXIT.general;
 }
 
+/** An EtlError as is; anything else becomes INTERNAL_ERROR, the original kept as its `cause`. */
 export function toEtlError(error: unknown): EtlError {
   if (error instanceof EtlError) return error;
   const name = error instanceof Error ? error.name : typeof error;
-  return new InternalError('INTERNAL_ERROR', 'Unexpected internal error', { errorName: name });
+  return new InternalError(
+    'INTERNAL_ERROR',
+    'Unexpected internal error',
+    { errorName: name },
+    { cause: error },
+  );
 }
