@@ -15,6 +15,12 @@ import type {
 } from '../source-adapter.js';
 import type { CloudAgentCapture } from './capture-contribution.js';
 import { CaptureSessionIdMissing, rejectionDiagnostic } from './capture-rejection.js';
+import {
+  type CaptureWorkspace,
+  cliCaptureWorkspace,
+  cloudCaptureWorkspace,
+  cloudV0Workspace,
+} from './capture-workspace.js';
 import { readCliCapture } from './cli-stream-reader.js';
 import { splitCloudAgents } from './cloud-agents.js';
 import { readCloudCaptureFile } from './cloud-capture-reader.js';
@@ -29,7 +35,13 @@ interface CaptureHandle {
   surface: CaptureSurface;
 }
 
-type Loaded = { sessionId: string; contribution: Omit<Contribution, 'occurrence' | 'diagnostics'> };
+type Loaded = {
+  sessionId: string;
+  workspace: CaptureWorkspace;
+  contribution: Omit<Contribution, 'occurrence' | 'diagnostics'>;
+};
+
+const NO_WORKSPACE: CaptureWorkspace = { workspacePath: null, workspaceMemberships: [] };
 
 export class CaptureAdapter implements SourceAdapter {
   readonly name = 'capture';
@@ -88,7 +100,7 @@ export class CaptureAdapter implements SourceAdapter {
       this.pending.push(rejectionDiagnostic(error, source.sourceKey));
       return;
     }
-    for (const { sessionId } of loaded) {
+    for (const { sessionId, workspace } of loaded) {
       const handle: CaptureHandle = { locator: source.locator, surface };
       yield {
         sessionId,
@@ -101,7 +113,7 @@ export class CaptureAdapter implements SourceAdapter {
               : 'markdown-export',
         carrier: 'capture',
         occurrenceRef: occurrenceRefFor(source.sourceKey, sessionId),
-        workspacePath: null,
+        ...workspace,
         handle,
       };
     }
@@ -135,15 +147,28 @@ export class CaptureAdapter implements SourceAdapter {
     if (surface === 'cli-stream') {
       const data = await readCliCapture(locator, limits, counters);
       if (data === null) throw new CaptureSessionIdMissing(surface);
-      return [{ sessionId: data.sessionId, contribution: { kind: 'cli-stream', data } }];
+      return [
+        {
+          sessionId: data.sessionId,
+          workspace: cliCaptureWorkspace(data),
+          contribution: { kind: 'cli-stream', data },
+        },
+      ];
     }
     if (surface === 'cloud-v0') {
       const data = readCloudV0Conversation(locator, limits, counters);
-      return [{ sessionId: data.sessionId, contribution: { kind: 'cloud-v0-conversation', data } }];
+      const contribution = { kind: 'cloud-v0-conversation', data } as const;
+      return [{ sessionId: data.sessionId, workspace: cloudV0Workspace(data), contribution }];
     }
     if (surface === 'export-chat' || surface === 'specstory') {
       const data = readMarkdownDocument(locator, surface, limits, counters);
-      return [{ sessionId: data.sessionId, contribution: { kind: 'markdown-export', data } }];
+      return [
+        {
+          sessionId: data.sessionId,
+          workspace: NO_WORKSPACE,
+          contribution: { kind: 'markdown-export', data },
+        },
+      ];
     }
     const file =
       surface === 'cloud-capture'
@@ -156,6 +181,10 @@ export class CaptureAdapter implements SourceAdapter {
     if (agents.length === 0) throw new CaptureSessionIdMissing(surface);
     return agents
       .filter((agent) => only === null || agent.sessionId === only)
-      .map((data) => ({ sessionId: data.sessionId, contribution: { kind: 'cloud-capture', data } }));
+      .map((data) => ({
+        sessionId: data.sessionId,
+        workspace: cloudCaptureWorkspace(data),
+        contribution: { kind: 'cloud-capture', data },
+      }));
   }
 }

@@ -16,7 +16,6 @@ export interface CaptureViewParts {
   complete: boolean;
   reasonCodes: string[];
   title: string | null;
-  workspacePath: string | null;
   createdAt: SessionTime | null;
   updatedAt: SessionTime | null;
   messages: ViewMessage[];
@@ -29,7 +28,7 @@ export function captureView(contribution: Contribution, parts: CaptureViewParts)
   return {
     sessionId: occurrence.sessionId,
     title: parts.title,
-    workspacePath: parts.workspacePath,
+    workspacePath: occurrence.workspacePath,
     resolvedSource: parts.resolvedSource,
     preferredSource: null,
     fidelity: parts.complete ? 'complete' : 'partial',
@@ -49,7 +48,7 @@ export function captureView(contribution: Contribution, parts: CaptureViewParts)
         state: 'contributed',
         occurrenceRef: occurrence.occurrenceRef,
         carrier: occurrence.carrier,
-        workspacePath: parts.workspacePath,
+        workspacePath: occurrence.workspacePath,
         reasonCode: parts.complete ? null : (parts.reasonCodes[0] ?? null),
       },
     ],

@@ -197,15 +197,12 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
   const complete = succeeded && data.malformedLines.length === 0;
   const reasonCodes = complete ? [] : ['capture-provisional'];
   if (data.malformedLines.length > 0) reasonCodes.push('capture-malformed-line');
-  const cwd =
-    typeof init?.cwd === 'string' && init.cwd.length > 0 ? init.cwd.replace(/(.)[\\/]+$/, '$1') : null;
   return captureView(contribution, {
     resolvedSource: 'cli-stream',
     sourceRole: 'cli',
     complete,
     reasonCodes,
     title: null,
-    workspacePath: cwd,
     createdAt: null,
     updatedAt: null,
     messages: linkParents(messages),

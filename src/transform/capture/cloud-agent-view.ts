@@ -111,7 +111,6 @@ export function cloudAgentView(contribution: CloudCaptureContribution): SessionV
     complete,
     reasonCodes,
     title: typeof agent?.name === 'string' && agent.name.length > 0 ? agent.name : null,
-    workspacePath: null,
     createdAt: metadataTime(agent?.createdAt),
     updatedAt: metadataTime(agent?.updatedAt),
     messages: linkParents(messages),

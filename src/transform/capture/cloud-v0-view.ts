@@ -59,7 +59,6 @@ export function cloudV0View(contribution: CloudV0Contribution): SessionView {
     complete: false,
     reasonCodes: ['capture-provisional', 'cloud-v0-lossy'],
     title: str(agent?.name),
-    workspacePath: null,
     createdAt: metadataTime(agent?.createdAt),
     updatedAt: metadataTime(agent?.updatedAt),
     messages: linkParents(messages),

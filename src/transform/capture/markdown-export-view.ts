@@ -58,7 +58,6 @@ export function markdownExportView(contribution: MarkdownExportContribution): Se
     complete: true,
     reasonCodes: ['markdown-lossy'],
     title: doc.title,
-    workspacePath: null,
     createdAt: doc.declaredAtMs === null ? null : { ms: doc.declaredAtMs, source: 'capture-metadata' },
     updatedAt: null,
     messages: linkParents(messages),

@@ -7,8 +7,7 @@ import { homedir } from 'node:os';
 import type { WorkspaceScope } from '../../extract/workspace-scope.js';
 import { UsageError } from '../../shared/errors.js';
 import {
-  comparisonKey,
-  isDrivePath,
+  isWindowsPath,
   normalizeWorkspacePath,
   pathComponents,
 } from '../../shared/normalize-workspace-path.js';
@@ -21,9 +20,9 @@ function argumentComponents(argument: string): { exact: string | null; component
   const normalized = normalizeWorkspacePath(expanded);
   if (normalized !== null)
     return {
-      exact: comparisonKey(normalized),
+      exact: normalized,
       components: pathComponents(normalized),
-      fold: isDrivePath(normalized),
+      fold: isWindowsPath(normalized),
     };
   const components = expanded
     .replaceAll('\\', '/')
@@ -35,7 +34,7 @@ function argumentComponents(argument: string): { exact: string | null; component
 function endsWithComponents(candidate: string, suffix: readonly string[], fold: boolean): boolean {
   const parts = pathComponents(candidate);
   if (suffix.length === 0 || suffix.length > parts.length) return false;
-  const caseInsensitive = fold || isDrivePath(candidate);
+  const caseInsensitive = fold || isWindowsPath(candidate);
   const tail = parts.slice(parts.length - suffix.length);
   return tail.every((part, i) =>
     caseInsensitive ? part.toLowerCase() === suffix[i]!.toLowerCase() : part === suffix[i],
@@ -46,8 +45,8 @@ export function matchWorkspace(argument: string, candidates: Iterable<string>): 
   const unique = [...new Set(candidates)].sort();
   const { exact, components, fold } = argumentComponents(argument);
   if (exact !== null) {
-    const hit = unique.find((candidate) => comparisonKey(candidate) === exact);
-    if (hit !== undefined) return { workspacePath: hit, matchKind: 'exact' };
+    // Stored values are normalized, so the normalized argument selects exactly what they say.
+    if (unique.includes(exact)) return { workspacePath: exact, matchKind: 'exact' };
   }
   const suffixHits = unique.filter((candidate) => endsWithComponents(candidate, components, fold));
   if (suffixHits.length === 1) return { workspacePath: suffixHits[0]!, matchKind: 'unique-suffix' };
@@ -62,5 +61,5 @@ export function matchWorkspace(argument: string, candidates: Iterable<string>): 
 
 /** True when a normalized membership path is the selected workspace. */
 export function isInScope(path: string | null, scope: WorkspaceScope): boolean {
-  return path !== null && comparisonKey(path) === comparisonKey(scope.workspacePath);
+  return path === scope.workspacePath;
 }

@@ -6,7 +6,7 @@ const CANDIDATES = [
   '/home/a/shared/app',
   '/home/b/shared/app',
   '/home/dev/acme-api',
-  'c:/Users/dev/Win-Proj',
+  'c:/users/dev/win-proj',
 ];
 
 describe('--workspace matching', () => {
@@ -33,7 +33,7 @@ describe('--workspace matching', () => {
 
   it('drive-path candidates match case-insensitively, exact and by suffix', () => {
     expect(matchWorkspace('C:\\users\\DEV\\win-proj', CANDIDATES).matchKind).toBe('exact');
-    expect(matchWorkspace('win-proj', CANDIDATES).workspacePath).toBe('c:/Users/dev/Win-Proj');
+    expect(matchWorkspace('win-proj', CANDIDATES).workspacePath).toBe('c:/users/dev/win-proj');
   });
 
   it('"Multiple suffix candidates fail with WORKSPACE_AMBIGUOUS"', () => {
