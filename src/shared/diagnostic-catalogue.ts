@@ -180,6 +180,13 @@ export const CATALOGUE = {
     remedy: 'None needed; the next capture of the finished stream completes the session.',
     details: none,
   },
+  CAPTURE_OUTSIDE_WORKSPACE: {
+    severity: ['info'],
+    exit: null,
+    meaning: 'Under `--workspace`, input captures of another or an unknown workspace were skipped.',
+    remedy: "Run without `--workspace` (or with the capture's own workspace) to load them.",
+    details: (z) => z.object({ count: z.number(), withoutWorkspace: z.number() }),
+  },
   CAPTURE_RECORD_UNATTRIBUTED: {
     severity: ['warning'],
     exit: null,

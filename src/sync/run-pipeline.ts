@@ -28,7 +28,7 @@ import {
   type SessionResolver,
 } from '../transform/resolve/session-resolver.js';
 import { SessionUnavailable } from '../transform/session-unavailable.js';
-import { planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
+import { capturesOutsideScope, planScope, resolveRunScope } from '../transform/workspace/scope-plan.js';
 import { type CatalogEntry, catalogSources, discoverSources, type FoundSource } from './catalog-sources.js';
 import { RunCheckpoints } from './ledger/checkpoint-registry.js';
 import { affectedSessions, classifySource, type SourceClassification } from './ledger/since-last-plan.js';
@@ -304,6 +304,11 @@ export async function runPipeline(
       diagnostics,
     );
     if (runScope.kind === 'workspace') ctx.scope = runScope.scope;
+    const skippedCaptures = capturesOutsideScope(
+      runScope,
+      entries.map((e) => e.occurrence),
+    );
+    if (skippedCaptures !== null) diagnostics.push(skippedCaptures);
     let unavailable: SessionUnavailable | null = null;
     for (const adapter of adapters) diagnostics.push(...(adapter.drainDiagnostics?.() ?? []));
     const refused = nothingLoadedError(diagnostics, entries.length + counts.sourcesSkippedUnchanged);

@@ -48,6 +48,32 @@ export function resolveRunScope(
   return { kind: 'no-match' };
 }
 
+/**
+ * Input captures a workspace filter leaves out, counted in one diagnostic: a capture names its own
+ * folder, so unlike a Cursor root it is never silently narrowed away.
+ */
+export function capturesOutsideScope(
+  runScope: RunScope,
+  occurrences: readonly SessionOccurrence[],
+): Diagnostic | null {
+  if (runScope.kind === 'all') return null;
+  const outside = occurrences.filter(
+    (o) =>
+      o.carrier === 'capture' &&
+      (runScope.kind === 'no-match' || !membershipsOf(o).some((path) => isInScope(path, runScope.scope))),
+  );
+  if (outside.length === 0) return null;
+  return diagnostic(
+    'CAPTURE_OUTSIDE_WORKSPACE',
+    'Input captures of another or an unknown workspace were skipped by the workspace filter',
+    {
+      count: outside.length,
+      withoutWorkspace: outside.filter((o) => membershipsOf(o).length === 0).length,
+    },
+    { severity: 'info' },
+  );
+}
+
 /** The members to hydrate for one session, or null when the session is outside the filter. */
 export function planScope<M extends { occurrence: SessionOccurrence }>(
   members: readonly M[],
