@@ -6,7 +6,7 @@ import type { SourceRoots } from '../extract/source-adapter.js';
 import type { OutputPermissions } from '../shared/output-permissions.js';
 import { loadRedactionKey } from '../shared/redaction-key.js';
 import type { RedactionRequest } from '../sync/redaction-gate.js';
-import type { RunOptions } from '../sync/run-pipeline.js';
+import type { RunOptions } from '../sync/run-state.js';
 import { loadConfigFile } from './config-file.js';
 import type { ConfigFile } from './config-file-schema.js';
 import { defaultCursorStoreRoot, defaultCursorUserDir } from './default-paths.js';

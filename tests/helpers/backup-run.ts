@@ -5,7 +5,8 @@ import type { FixtureComposer } from '../../fixtures/composer/composer-session.j
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/extract/limits/read-limits.js';
 import { runQuery, withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
 import { targetOpener } from '../../src/load/open-target.js';
-import { type RunSummary, runPipeline } from '../../src/sync/run-pipeline.js';
+import { runPipeline } from '../../src/sync/run-pipeline.js';
+import type { RunSummary } from '../../src/sync/run-state.js';
 import { tempDir } from './run-cli.js';
 
 export interface BackupRunOptions {

@@ -5,7 +5,8 @@
 import { targetOpener } from '../../load/open-target.js';
 import { withOutputPermissions } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../shared/process/run-lock.js';
-import { type RunOptions, type RunSummary, runPipeline } from '../../sync/run-pipeline.js';
+import { runPipeline } from '../../sync/run-pipeline.js';
+import type { RunOptions, RunSummary } from '../../sync/run-state.js';
 import type { Output } from '../output.js';
 import { createProgressBar } from '../progress/progress-bar.js';
 import { type RunFlags, resolveRunFlags } from '../run-options.js';

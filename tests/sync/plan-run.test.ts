@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildSampleCorpus, SAMPLE_COMPOSERS } from '../../fixtures/sample/sample-corpus.js';
+import { DEFAULT_READ_LIMITS } from '../../src/extract/limits/read-limits.js';
+import { targetOpener } from '../../src/load/open-target.js';
+import type { WarehouseTarget } from '../../src/load/target.js';
+import { beginRun } from '../../src/sync/begin-run.js';
+import { discoverSources } from '../../src/sync/catalog-sources.js';
+import { planRun } from '../../src/sync/plan-run.js';
+import { runPipeline } from '../../src/sync/run-pipeline.js';
+import { createRunState, type RunOptions, type RunStart } from '../../src/sync/run-state.js';
+import { recordingTarget } from '../helpers/recording-target.js';
+import { tempDir } from '../helpers/run-cli.js';
+
+let userDir: string;
+let root: string;
+const opened: RunStart[] = [];
+
+function options(sinceLast: boolean): RunOptions {
+  return {
+    roots: { cursorUserDir: userDir, cursorStoreRoot: null, inputs: [], backups: [], carrier: 'live' },
+    limits: DEFAULT_READ_LIMITS,
+    sinceLast,
+    preferredSource: 'composer',
+    includeCrossWorkspaceSources: false,
+  };
+}
+
+/** Begins a run on `target` and plans it, as the pipeline does. */
+async function plan(sinceLast: boolean, target: WarehouseTarget) {
+  const start = createRunState(options(sinceLast));
+  opened.push(start);
+  const discovery = discoverSources(start.adapters, start.options.roots, start.ctx);
+  const run = await beginRun(start, target);
+  return { run, plan: await planRun(run, discovery) };
+}
+
+beforeAll(() => {
+  root = tempDir('etl-plan-');
+  userDir = buildSampleCorpus(join(root, 'cursor')).userDir;
+});
+
+afterEach(() => {
+  for (const start of opened.splice(0)) {
+    for (const adapter of start.adapters) adapter.close();
+    start.temp.dispose();
+  }
+});
+
+describe('the plan step of a run', () => {
+  it('plans every discovered source and session when the target keeps no ledger', async () => {
+    const { run, plan: planned } = await plan(true, recordingTarget());
+    expect(planned.classified.length).toBeGreaterThan(0);
+    expect(planned.classified.every((c) => c.state === 'new')).toBe(true);
+    const sessions = new Set(planned.entries.map((e) => e.occurrence.sessionId));
+    expect(sessions).toEqual(new Set(SAMPLE_COMPOSERS.map((c) => c.id)));
+    expect(run.counts).toMatchObject({ sourcesSeen: planned.classified.length, sourcesSkippedUnchanged: 0 });
+    expect(run.progress.sourcesDone).toBe(run.progress.sourcesTotal);
+    expect(run.progress.sourcesTotal).toBe(planned.classified.length);
+  });
+
+  it('--since-last after a committed run plans no session and counts every source as skipped', async () => {
+    const open = await targetOpener({ kind: 'duckdb', path: join(root, 'warehouse.duckdb') });
+    const full = await open();
+    const first = await runPipeline(options(false), full).finally(() => full.close());
+    expect(first.counts.sessionsInserted).toBe(SAMPLE_COMPOSERS.length);
+    const target = await open();
+    try {
+      const { run, plan: planned } = await plan(true, target);
+      expect(planned.entries).toEqual([]);
+      expect(planned.classified.every((c) => c.state === 'unchanged')).toBe(true);
+      expect(run.counts.sourcesSkippedUnchanged).toBe(run.counts.sourcesSeen);
+      expect(run.progress.sourcesDone).toBe(run.progress.sourcesTotal);
+    } finally {
+      await target.close();
+    }
+  });
+});
