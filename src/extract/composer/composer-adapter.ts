@@ -111,6 +111,7 @@ export class ComposerAdapter implements SourceAdapter {
           kind: 'global',
           locator: source.locator,
           composerId: entry.composerId,
+          excluded: entry.excluded,
           fingerprint: entry.fingerprint,
         },
       );
@@ -162,6 +163,7 @@ export class ComposerAdapter implements SourceAdapter {
     const { stats, read } = readGlobalSession(
       snapshot.db,
       handle.composerId,
+      handle.excluded,
       ctx.limits,
       ctx.counters,
       scope,

@@ -9,7 +9,7 @@ import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
 import { hasTable } from '../sqlite/sqlite-snapshot.js';
-import { COMPOSER_DATA_PREFIX } from './global-catalog.js';
+import { COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
 import { jsonArrayElements, jsonItemRow } from './item-json.js';
 
 /** A stamp names a workspace by its storage directory ID, by a path, or both. */

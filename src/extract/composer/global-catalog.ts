@@ -1,19 +1,22 @@
 /**
  * Catalogs the sessions of a global `state.vscdb` without reading payloads: a skip-scan over the
  * `bubbleId:` key index finds each composer ID with at least one bubble in O(sessions) index
- * seeks, and a per-session fingerprint (row count, max rowid, summed rowids) detects change; its
- * stats query reads only the key index and runs only when the fingerprint is asked for before a
- * hydration supplied it.
+ * seeks (each key's owner decided by `BubbleKeyOwners`), and a per-session fingerprint (row count,
+ * max rowid, summed rowids) detects change; its stats query reads only the key index and runs only
+ * when the fingerprint is asked for before a hydration supplied it.
  */
 
 import type Database from 'better-sqlite3';
-import type { HydrationBudget } from '../sqlite/keyset-pager.js';
-import { prefixUpperBound } from '../sqlite/keyset-pager.js';
+import {
+  excludedPrefixesParams,
+  excludedPrefixesSql,
+  type HydrationBudget,
+  prefixUpperBound,
+} from '../sqlite/keyset-pager.js';
+import { cachedStatement } from '../sqlite/statement-cache.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+import { BUBBLE_PREFIX, BubbleKeyOwners, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
 import { LazyFingerprint, type SessionStats } from './session-fingerprint.js';
-
-export const BUBBLE_PREFIX = 'bubbleId:';
-export const COMPOSER_DATA_PREFIX = 'composerData:';
 
 /** One session's bubble stats: it names only `key` and `rowid`, so SQLite answers from the key index. */
 export const SESSION_STATS_SQL = `SELECT count(*) AS n, max(rowid) AS maxRow, total(rowid) AS rowSum
@@ -21,6 +24,8 @@ export const SESSION_STATS_SQL = `SELECT count(*) AS n, max(rowid) AS maxRow, to
 
 export interface GlobalCatalogEntry {
   composerId: string;
+  /** Key prefixes inside the session's range that belong to sessions nested in it. */
+  excluded: readonly string[];
   fingerprint: LazyFingerprint;
 }
 
@@ -33,14 +38,21 @@ export function* scanGlobalSessions(
       WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, 9) = CAST('bubbleId:' AS BLOB)
       ORDER BY key LIMIT 1`,
   );
-  const stats = db.prepare(SESSION_STATS_SQL);
+  const owners = BubbleKeyOwners.read(db, budget);
   const composerRow = db.prepare(
     `SELECT rowid AS rid, octet_length(value) AS len FROM cursorDiskKV
       WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
   );
   const query = (composerId: string): SessionStats => {
     const prefix = `${BUBBLE_PREFIX}${composerId}:`;
-    const s = stats.get(prefix, prefixUpperBound(prefix), Buffer.byteLength(prefix), prefix) as {
+    const excluded = owners.excluded(composerId);
+    const s = cachedStatement(db, SESSION_STATS_SQL + excludedPrefixesSql(excluded.length)).get(
+      prefix,
+      prefixUpperBound(prefix),
+      Buffer.byteLength(prefix),
+      prefix,
+      ...excludedPrefixesParams(excluded),
+    ) as {
       n: number;
       maxRow: number | null;
       rowSum: number;
@@ -55,24 +67,34 @@ export function* scanGlobalSessions(
       docBytes: doc?.len ?? null,
     };
   };
+  const entry = (composerId: string): GlobalCatalogEntry => ({
+    composerId,
+    excluded: owners.excluded(composerId),
+    fingerprint: new LazyFingerprint(query, composerId),
+  });
   const end = prefixUpperBound(BUBBLE_PREFIX);
+  const yielded = new Set<string>();
   let from = BUBBLE_PREFIX;
   for (;;) {
     const row = next.get(from, end) as { k: Buffer } | undefined;
-    if (!row) return;
+    if (!row) break;
     budget.chargeRows(1);
     const key = decodeStrictUtf8(row.k, 'sqlite', false);
-    const rest = key.slice(BUBBLE_PREFIX.length);
-    const colon = rest.indexOf(':');
-    if (colon <= 0) {
+    const owner = owners.owner(key);
+    if (owner === null) {
       // `bubbleId:<x>` without a bubble segment (or an empty composer ID): not a session key.
       from = `${key}\u0000`;
       continue;
     }
     // Decoded from its own bytes: a slice of the key would keep the whole key alive for the run.
-    const idBytes = row.k.subarray(BUBBLE_PREFIX.length, row.k.indexOf(':', BUBBLE_PREFIX.length));
+    const idBytes = row.k.subarray(BUBBLE_PREFIX.length, BUBBLE_PREFIX.length + Buffer.byteLength(owner));
     const composerId = decodeStrictUtf8(idBytes, 'sqlite', false);
-    yield { composerId, fingerprint: new LazyFingerprint(query, composerId) };
+    if (owners.colonIds.has(composerId)) yielded.add(composerId);
+    yield entry(composerId);
     from = prefixUpperBound(`${BUBBLE_PREFIX}${composerId}:`);
+  }
+  // The skip-scan jumps over the ranges of sessions nested in a session it found.
+  for (const composerId of owners.colonIds) {
+    if (!yielded.has(composerId) && query(composerId).rows > 0) yield entry(composerId);
   }
 }

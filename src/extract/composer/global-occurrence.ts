@@ -10,6 +10,8 @@ export interface GlobalHandle {
   kind: 'global';
   locator: string;
   composerId: string;
+  /** Key prefixes of sessions nested in this one's key range. */
+  excluded: readonly string[];
   fingerprint: LazyFingerprint;
 }
 

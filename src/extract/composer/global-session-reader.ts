@@ -1,6 +1,7 @@
 /**
  * Hydrates one Composer session from the global DB: `composerData:<id>` plus every
- * `bubbleId:<id>:` row in ascending rowid order (orphans included), as bytes
+ * `bubbleId:<id>:` row in ascending rowid order (orphans included, the ranges of sessions nested in
+ * it excluded), as bytes
  * (`global-session-decode.ts` decodes them); a limit breach stops the read and marks it truncated.
  */
 import type Database from 'better-sqlite3';
@@ -9,14 +10,15 @@ import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
 import { HydrationBudget, type KeyRowMeta, KeysetPager } from '../sqlite/keyset-pager.js';
 import { SourceEncodingInvalid } from '../text/strict-utf8.js';
+import { BUBBLE_PREFIX, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
 import type { ComposerGlobalBytes } from './composer-contribution.js';
-import { BUBBLE_PREFIX, COMPOSER_DATA_PREFIX } from './global-catalog.js';
 import type { SessionStats } from './session-fingerprint.js';
 
 /** Reads the rows (limits, counters and change checks apply here); decoding is left to the resolver. */
 export function readGlobalSession(
   db: Database.Database,
   composerId: string,
+  excluded: readonly string[],
   limits: ReadLimits,
   counters: ReadCounters,
   scope: { sessionId: string; sourceRef: string },
@@ -36,7 +38,7 @@ export function readGlobalSession(
     };
     if (docMeta) read.doc = pager.fetch(docMeta, budget);
     const prefix = `${BUBBLE_PREFIX}${composerId}:`;
-    for (const page of pager.pages(prefix, budget)) {
+    for (const page of pager.pages(prefix, budget, excluded)) {
       addPage(seen, page);
       for (const meta of page) {
         const bytes = pager.fetch(meta, budget);

@@ -73,9 +73,19 @@ type ValueRow = { k: Buffer; v: Buffer | null };
 
 const INLINE = 'CASE WHEN octet_length(value) <= ? THEN CAST(value AS BLOB) END';
 
+/** Byte-exact `NOT <prefix>` tests, one per excluded key prefix (two parameters each). */
+export function excludedPrefixesSql(count: number): string {
+  return ' AND substr(CAST(key AS BLOB), 1, ?) <> CAST(? AS BLOB)'.repeat(count);
+}
+
+/** The parameters of `excludedPrefixesSql` for `prefixes`. */
+export function excludedPrefixesParams(prefixes: readonly string[]): (string | number)[] {
+  return prefixes.flatMap((prefix) => [Buffer.byteLength(prefix, 'utf8'), prefix]);
+}
+
 /** The pager's SQL for one table. */
 interface PagerSql {
-  page: string;
+  page(excluded: number): string;
   exact: string;
   value: string;
   keyBytes: string;
@@ -86,10 +96,10 @@ function pagerSql(table: string): PagerSql {
   return {
     // The page's rowids come from the UNIQUE key index alone (the BLOB comparison makes the prefix
     // test byte-exact); only the page's own rows are then visited in the table, in rowid order.
-    page: `SELECT p.r, CAST(key AS TEXT), octet_length(value), value IS NULL, ${INLINE}
+    page: (excluded) => `SELECT p.r, CAST(key AS TEXT), octet_length(value), value IS NULL, ${INLINE}
              FROM (SELECT rowid AS r FROM ${t}
                     WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)
-                      AND rowid > ?
+                      AND rowid > ?${excludedPrefixesSql(excluded)}
                     ORDER BY rowid LIMIT ?) AS p
              JOIN ${t} ON ${t}.rowid = p.r
             ORDER BY p.r`,
@@ -118,11 +128,15 @@ export class KeysetPager {
     this.inlineBytes = inlineBound(limits);
   }
 
-  /** Yields admitted metadata pages of rows whose key starts with `prefix`, in rowid order. */
-  *pages(prefix: string, budget: HydrationBudget): Generator<KeyRowMeta[]> {
+  /**
+   * Yields admitted metadata pages of rows whose key starts with `prefix` and with none of
+   * `excluded`, in rowid order.
+   */
+  *pages(prefix: string, budget: HydrationBudget, excluded: readonly string[] = []): Generator<KeyRowMeta[]> {
     const upper = prefixUpperBound(prefix);
     const prefixBytes = Buffer.byteLength(prefix, 'utf8');
-    const pageStatement = cachedStatement(this.db, this.sql.page).raw(true);
+    const pageStatement = cachedStatement(this.db, this.sql.page(excluded.length)).raw(true);
+    const exclusions = excludedPrefixesParams(excluded);
     let after = -Number.MAX_SAFE_INTEGER;
     for (;;) {
       const rows = pageStatement.all(
@@ -132,6 +146,7 @@ export class KeysetPager {
         prefixBytes,
         prefix,
         after,
+        ...exclusions,
         this.limits.sqlitePageRows,
       ) as PageRow[];
       if (rows.length === 0) return;
