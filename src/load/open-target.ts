@@ -1,4 +1,6 @@
 /** Opens the warehouse target a run writes to. */
+import { acquireRunLock, type RunLock } from '../shared/process/run-lock.js';
+import { DatasetLayout } from './parquet/dataset-layout.js';
 import type { WarehouseTarget } from './target.js';
 
 export interface TargetLocation {
@@ -17,4 +19,14 @@ export async function targetOpener(location: TargetLocation): Promise<() => Prom
   }
   const { ParquetTarget } = await import('./parquet/parquet-target.js');
   return () => ParquetTarget.open(location.path);
+}
+
+/** Where the target's run lock lives: beside the DuckDB file, or inside the Parquet dataset directory. */
+export function targetLockBase(location: TargetLocation): string {
+  return location.kind === 'duckdb' ? location.path : new DatasetLayout(location.path).lockBase;
+}
+
+/** The single-writer lock of a run; the Parquet target takes its own, in the dataset, when it opens. */
+export function acquireTargetLock(location: TargetLocation): RunLock {
+  return location.kind === 'duckdb' ? acquireRunLock(location.path) : { release: () => {} };
 }

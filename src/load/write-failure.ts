@@ -1,11 +1,13 @@
 /**
- * Turns an operating-system write error on the warehouse write path (disk full, I/O error, quota,
- * read-only file system) into the typed WAREHOUSE_WRITE_FAILED (I/O category, exit 4) for both
- * targets. Node reports an errno code; DuckDB reports only its message, whose OS error text is
- * matched. Details name the target, the operation and the errno reason, never a path or message.
+ * Turns an operating-system write error on the warehouse write path (disk full, I/O error, quota)
+ * into the typed WAREHOUSE_WRITE_FAILED (I/O category, exit 4) for both targets; a permission
+ * refusal (EACCES, EPERM, EROFS) becomes PERMISSION_DENIED, also exit 4, with a remedy that fits.
+ * Node reports an errno code; DuckDB reports only its message, whose OS error text is matched.
+ * Details name the target, the operation and the errno reason, never a path or message.
  */
 import type { DetailsOf } from '../shared/diagnostic-catalogue.js';
 import { EtlError, IoError } from '../shared/errors.js';
+import { permissionDenied, permissionReason } from '../shared/permission-denied.js';
 
 export type WriteOperation =
   | 'open'
@@ -49,6 +51,15 @@ export function asWriteFailure(
   extra: WriteFailureExtra = {},
 ): unknown {
   if (error instanceof EtlError) return error;
+  const refused = permissionReason(error);
+  if (refused !== null)
+    return permissionDenied(
+      refused,
+      target === 'duckdb' ? 'warehouse' : 'dataset',
+      operation,
+      error,
+      extra.published,
+    );
   const reason = storageErrorReason(error);
   if (reason === null) return error;
   return new IoError(
@@ -66,7 +77,7 @@ export function asWriteFailure(
   );
 }
 
-/** Runs `work`, rethrowing a storage failure as WAREHOUSE_WRITE_FAILED. */
+/** Runs `work`, rethrowing a storage failure as WAREHOUSE_WRITE_FAILED or PERMISSION_DENIED. */
 export async function guardWrite<T>(
   target: 'duckdb' | 'parquet',
   operation: WriteOperation,

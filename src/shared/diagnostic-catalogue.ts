@@ -354,6 +354,20 @@ export const CATALOGUE = {
     remedy: 'None needed: partial never overwrites complete.',
     details: (z) => z.object({ action: z.literal('keep-complete') }),
   },
+  PERMISSION_DENIED: {
+    severity: [],
+    exit: 'io',
+    meaning: 'The operating system refused a write (EACCES, EPERM or EROFS) on a path etl writes.',
+    remedy: 'Give the user running etl write access to the path of details.pathKind, or choose another.',
+    details: (z) =>
+      z.object({
+        pathKind: z.enum(['warehouse', 'dataset', 'lock', 'export-out']),
+        operation: z.string(),
+        reason: z.enum(['EACCES', 'EPERM', 'EROFS']),
+        published: z.boolean().optional(),
+        remedy: z.string(),
+      }),
+  },
   QUERY_FAILED: {
     severity: [],
     exit: 'usage',

@@ -35,3 +35,34 @@ describe('storage errors on the write path become WAREHOUSE_WRITE_FAILED (I/O-er
     expect(storageErrorReason(new Error('Binder Error: column x not found'))).toBeNull();
   });
 });
+
+describe('permission refusals on the write path become PERMISSION_DENIED (exit 4) with a remedy that fits', () => {
+  const REFUSALS = [
+    ['EACCES', 'Permission denied'],
+    ['EPERM', 'Operation not permitted'],
+    ['EROFS', 'Read-only file system'],
+  ] as const;
+  const cases = REFUSALS.flatMap(([code, text]) =>
+    (['duckdb', 'parquet'] as const).flatMap((target) => [
+      { code, target, error: errno(code, `${code}: ${text.toLowerCase()}, open '/secret/w'`) },
+      { code, target, error: new Error(`IO Error: Cannot open file "/secret/w.duckdb": ${text}`) },
+    ]),
+  );
+  it.each(cases)('$target, $code ($error.message)', ({ code, target, error }) => {
+    const typed = asWriteFailure(error, target, 'manifest', { published: true }) as IoError;
+    expect(typed).toBeInstanceOf(IoError);
+    expect(typed.exitCode).toBe(EXIT.io);
+    expect(typed.code).toBe('PERMISSION_DENIED');
+    expect(typed.message).toMatch(/permission denied/i);
+    expect(typed.details).toMatchObject({
+      pathKind: target === 'duckdb' ? 'warehouse' : 'dataset',
+      operation: 'manifest',
+      reason: code,
+      published: true,
+    });
+    // A read-only file system is remounted or avoided; chmod does not fix it.
+    expect(String(typed.details.remedy)).toMatch(code === 'EROFS' ? /read-only/ : /write access/);
+    expect(String(typed.details.remedy)).not.toMatch(/free space/i);
+    expect(JSON.stringify(typed.toJSON())).not.toContain('/secret');
+  });
+});

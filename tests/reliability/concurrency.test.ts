@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASELINE_SESSION_IDS } from '../../fixtures/hostile/baseline-corpus.js';
+import { targetLockBase } from '../../src/load/open-target.js';
 import { lockPathFor } from '../../src/shared/process/run-lock.js';
 import {
   buildCrashScenario,
@@ -17,6 +18,10 @@ import { startPausedRun } from './harness/paused-run.js';
 import { sessionsChecksum, verifyReport } from './harness/warehouse-probe.js';
 
 const pathOf = (target: string): string => target.slice(target.indexOf(':') + 1);
+const lockOf = (target: string): string =>
+  lockPathFor(
+    targetLockBase({ kind: target.startsWith('parquet:') ? 'parquet' : 'duckdb', path: pathOf(target) }),
+  );
 
 for (const kind of ['duckdb', 'parquet'] as const) {
   describe(`concurrency, stale locks and signals (${kind})`, () => {
@@ -78,14 +83,14 @@ for (const kind of ['duckdb', 'parquet'] as const) {
       const deadPid = killed.child.pid;
       killed.child.kill('SIGKILL');
       expect((await killed.done).signal).toBe('SIGKILL');
-      const lock = JSON.parse(readFileSync(lockPathFor(pathOf(target)), 'utf8'));
+      const lock = JSON.parse(readFileSync(lockOf(target), 'utf8'));
       expect(lock.pid).toBe(deadPid);
       const tmp = join(scenario.root, 'tmp-stale');
       // The killed run's private temp dir and its DuckDB writer's spill dir are both left behind.
       expect(readdirSync(tmp).filter((name) => name.startsWith('cursor-etl-')).length).toBeGreaterThan(0);
       const next = await runEtlInProcess(runArgs(scenario.newUserDir, target), tmp);
       expect({ code: next.code, stderr: next.stderr }).toEqual({ code: 0, stderr: '' });
-      expect(existsSync(lockPathFor(pathOf(target)))).toBe(false);
+      expect(existsSync(lockOf(target))).toBe(false);
       expect(readdirSync(tmp).filter((name) => name.startsWith('cursor-etl-'))).toEqual([]);
       expect(await sessionsChecksum(target, BASELINE_SESSION_IDS)).toBe(scenario.cleanChecksum);
     }, 600_000);
@@ -110,7 +115,7 @@ for (const kind of ['duckdb', 'parquet'] as const) {
         expect(result.code).toBe(signal === 'SIGINT' ? 130 : 143);
         expect(JSON.parse(result.stdout).run.status).toBe('interrupted');
         expect(readdirSync(tmp).filter((name) => name.startsWith('cursor-etl-'))).toEqual([]);
-        expect(existsSync(lockPathFor(pathOf(target)))).toBe(false);
+        expect(existsSync(lockOf(target))).toBe(false);
         if (kind === 'parquet') expect(readdirSync(join(pathOf(target), 'staging'))).toEqual([]);
         expect((await verifyReport(target)).problems).toEqual([]);
         const states = await sessionStates(scenario, target);

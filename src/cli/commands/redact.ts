@@ -3,9 +3,8 @@
  * redaction its policy. The archive is rebuilt, so no plaintext byte stays in any of its files.
  */
 import { existsSync } from 'node:fs';
-import { targetOpener } from '../../load/open-target.js';
+import { acquireTargetLock, targetOpener } from '../../load/open-target.js';
 import { NotFoundError } from '../../shared/errors.js';
-import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { archiveRewrittenDiagnostic, settleRedaction } from '../../sync/redaction-gate.js';
 import type { RedactionCounts } from '../../transform/redact/redact-session.js';
 import { loadConfigFile } from '../config-file.js';
@@ -30,7 +29,7 @@ export async function redactCommand(flags: RedactFlags, output: Output): Promise
     );
   }
   const request = redactionRequest({ redact: true, redactHomePaths: flags.redactHomePaths }, config);
-  const lock = acquireRunLock(location.path);
+  const lock = acquireTargetLock(location);
   const counts: RedactionCounts = {};
   let rewritten: number | null;
   try {

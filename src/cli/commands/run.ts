@@ -2,9 +2,8 @@
  * `etl run`: take the single-writer lock, extract → transform → load into the target, and print a
  * summary (one line, or one JSON object with --json); a progress bar goes to a TTY stderr.
  */
-import { targetOpener } from '../../load/open-target.js';
+import { acquireTargetLock, targetOpener } from '../../load/open-target.js';
 import { withOutputPermissions } from '../../shared/output-permissions.js';
-import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { runPipeline } from '../../sync/run-pipeline.js';
 import type { RunOptions, RunSummary } from '../../sync/run-state.js';
 import type { Output } from '../output.js';
@@ -41,7 +40,7 @@ async function run(
   output: Output,
   signal: AbortSignal,
 ): Promise<number> {
-  const lock = acquireRunLock(location.path);
+  const lock = acquireTargetLock(location);
   const progress = !output.json && process.stderr.isTTY ? createProgressBar(process.stderr) : null;
   let summary: RunSummary;
   try {

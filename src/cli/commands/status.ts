@@ -5,6 +5,7 @@
  */
 import { runQuery } from '../../load/duckdb/read-only-query.js';
 import { assertCurrentSchema } from '../../load/duckdb/warehouse-version.js';
+import { targetLockBase } from '../../load/open-target.js';
 import { targetSizeBytes, withReadOnlyTarget } from '../../load/read-only-target.js';
 import { lockHolder } from '../../shared/process/run-lock.js';
 import { formatTable } from '../format-table.js';
@@ -28,7 +29,7 @@ const INTERRUPTED_SQL = `SELECT run_id, status, started_at FROM etl_runs
 
 export async function statusCommand(flags: { target?: string }, output: Output): Promise<number> {
   const target = parseTargetSpec(flags.target);
-  const liveHolder = lockHolder(target.path);
+  const liveHolder = lockHolder(targetLockBase(target));
   const { runs, counts, ledger, interrupted } = await withReadOnlyTarget(target, async (connection) => {
     await assertCurrentSchema(connection);
     return {

@@ -12,6 +12,7 @@ import { createTableSql } from '../../../schemas/table-definition.js';
 import { ROW_TABLES } from '../../../schemas/tables.js';
 import { IoError, NotFoundError, RetryableIoError } from '../../shared/errors.js';
 import { outputModes } from '../../shared/output-permissions.js';
+import { permissionDenied, permissionReason } from '../../shared/permission-denied.js';
 import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { ANALYST_VIEWS, createViewSql } from '../views/analyst-views.js';
 import { DuckDBInstance } from './duckdb-api.js';
@@ -59,7 +60,9 @@ function walBytes(path: string): number {
   }
 }
 
-function mapOpenError(error: unknown): Error {
+function mapOpenError(error: unknown, mode: 'write' | 'read'): Error {
+  const refused = mode === 'write' ? permissionReason(error) : null;
+  if (refused !== null) return permissionDenied(refused, 'warehouse', 'open', error);
   const message = error instanceof Error ? error.message : String(error);
   if (/lock/i.test(message)) {
     const pid = /PID (\d+)/.exec(message)?.[1];
@@ -129,7 +132,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
       spill === null ? await openReadOnly(path) : await openForWriting(path, spill.path));
   } catch (error) {
     spill?.dispose();
-    throw mapOpenError(error);
+    throw mapOpenError(error, mode);
   } finally {
     process.umask(previousUmask);
   }

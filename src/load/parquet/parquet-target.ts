@@ -90,7 +90,9 @@ export class ParquetTarget implements WarehouseTarget {
 
   static async open(root: string): Promise<ParquetTarget> {
     const layout = new DatasetLayout(root);
-    mkdirSync(layout.statesDir, { recursive: true, mode: outputModes().dir });
+    await guardWrite('parquet', 'open', () =>
+      mkdirSync(layout.statesDir, { recursive: true, mode: outputModes().dir }),
+    );
     // The dataset's own lock keeps it single-writer even when opened outside `etl run`.
     const lock = acquireRunLock(layout.lockBase);
     const releaseLock = (): void => lock.release();

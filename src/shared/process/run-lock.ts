@@ -7,6 +7,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, wri
 import { dirname } from 'node:path';
 import { RetryableIoError } from '../errors.js';
 import { outputModes } from '../output-permissions.js';
+import { asPermissionDenied } from '../permission-denied.js';
 import { currentHost, judgeProcess, processStartTime } from './process-identity.js';
 
 interface LockOwner {
@@ -67,7 +68,14 @@ export function lockPathFor(warehousePath: string): string {
 }
 
 export function acquireRunLock(warehousePath: string): RunLock {
-  const path = lockPathFor(warehousePath);
+  try {
+    return takeLock(lockPathFor(warehousePath));
+  } catch (error) {
+    throw asPermissionDenied(error, 'lock', 'lock');
+  }
+}
+
+function takeLock(path: string): RunLock {
   // The warehouse's own directory may be created here, first: it gets the output permissions.
   mkdirSync(dirname(path), { recursive: true, mode: outputModes().dir });
   const owner: LockOwner = {
