@@ -1,8 +1,10 @@
 /**
- * Crash-test hook: `CURSOR_ETL_FAULT_AFTER=<point>:<n>` kills the process with SIGKILL the n-th time
- * (1-based) the named point is reached, so tests can prove a crash anywhere leaves the warehouse
- * consistent. Point names are stable (documented in docs/operations.md); unset, it costs one lookup.
+ * Named points of a run where a crash test may inject a fault: each is published on the
+ * `cursor-etl:fault-point` diagnostics channel, which nothing in the product subscribes to (the test
+ * preload `tests/helpers/fault-after.ts` does). Names are stable (docs/operations.md).
  */
+import { channel } from 'node:diagnostics_channel';
+
 export const FAULT_POINTS = [
   'run-begun',
   'session-hydrated',
@@ -19,19 +21,10 @@ export const FAULT_POINTS = [
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];
 
-const hits = new Map<FaultPoint, number>();
-let armed: { point: string; after: number } | null | undefined;
+export const FAULT_POINT_CHANNEL = 'cursor-etl:fault-point';
 
-function parseSetting(): { point: string; after: number } | null {
-  const raw = process.env.CURSOR_ETL_FAULT_AFTER;
-  const match = raw === undefined ? null : /^([a-z-]+):([1-9]\d*)$/.exec(raw);
-  return match ? { point: match[1]!, after: Number(match[2]) } : null;
-}
+const points = channel(FAULT_POINT_CHANNEL);
 
 export function faultPoint(point: FaultPoint): void {
-  if (armed === undefined) armed = parseSetting();
-  if (armed === null || armed.point !== point) return;
-  const count = (hits.get(point) ?? 0) + 1;
-  hits.set(point, count);
-  if (count === armed.after) process.kill(process.pid, 'SIGKILL');
+  if (points.hasSubscribers) points.publish(point);
 }

@@ -11,7 +11,6 @@ import { discoverSources } from './catalog-sources.js';
 import { finishRun, ledgerFinal } from './finish-run.js';
 import { hydrateSessions } from './hydrate-sessions.js';
 import { planRun } from './plan-run.js';
-import { holdHeapNearLiveSize } from './run-heap.js';
 import {
   createRunState,
   type RunOptions,
@@ -33,8 +32,6 @@ export async function runPipeline(
   options: RunOptions,
   opening: WarehouseTarget | Promise<WarehouseTarget>,
 ): Promise<RunSummary> {
-  // Before the first payload is read, so the heap never sizes itself after the corpus.
-  holdHeapNearLiveSize();
   const start = createRunState(options);
   // Discovery never touches the warehouse, so it runs while the warehouse opens; a discovery error is
   // handled here and rethrown by the plan, after the run is recorded.

@@ -1,4 +1,4 @@
-/** `bin/etl`, the command npm links: the CLI under the launcher's malloc settings, as users run it. */
+/** `bin/etl`, the command npm links: the CLI under the launcher's runtime settings, as users run it. */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -49,9 +49,20 @@ describe('bin/etl', () => {
     expect(run.seen).toMatchObject({ arenaMax: '2', mmapThreshold: '262144' });
   });
 
-  it('starts Node with single-threaded GC (V8 reads it only at start; the CLI alone does not set it)', () => {
-    expect(launch(LAUNCHER, ['--help']).seen.execArgv).toEqual(['--single-threaded-gc']);
+  it('starts Node with the runtime flags V8 reads only at start (the CLI alone does not set them)', () => {
+    expect(launch(LAUNCHER, ['--help']).seen.execArgv).toEqual([
+      '--single-threaded-gc',
+      '--min-semi-space-size=2',
+      '--max-semi-space-size=2',
+      '--heap-growing-percent=50',
+      '--expose-gc',
+    ]);
     expect(launch(process.execPath, [CLI, '--help']).seen.execArgv).toEqual([]);
+  });
+
+  it('is the command behind both names npm links (etl and cursor-etl), so both run under it', () => {
+    const { bin } = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
+    expect(bin).toEqual({ etl: 'bin/etl', 'cursor-etl': 'bin/etl' });
   });
 
   it('keeps malloc settings the caller already chose', () => {

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const CLI = resolve('dist/src/cli/main.js');
 
@@ -19,6 +20,12 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     timeout: 120_000,
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The environment that kills a CLI child at `<point>:<n>` (the preload `fault-after.ts`, built). */
+export function faultAfter(point: string): Record<string, string> {
+  const preload = pathToFileURL(resolve('dist/tests/helpers/fault-after.js')).href;
+  return { CURSOR_ETL_FAULT_AFTER: point, NODE_OPTIONS: `--import ${preload}` };
 }
 
 export function tempDir(prefix = 'etl-test-'): string {

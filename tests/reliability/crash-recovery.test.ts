@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSampleCorpus, SAMPLE_COMPOSERS } from '../../fixtures/sample/sample-corpus.js';
 import { rewriteComposer } from '../helpers/mutate-composer.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { faultAfter, runCli, tempDir } from '../helpers/run-cli.js';
 import { contentChecksum, queryRows, runJson } from '../helpers/warehouse-cli.js';
 
 // Each point is reached while loading the changed corpus; see docs/operations.md for the names.
@@ -57,9 +57,7 @@ describe('SIGKILL at several points of a load (CURSOR_ETL_FAULT_AFTER)', () => {
       const target = `duckdb:${path}`;
       const killed = runCli(
         ['run', '--json', '--since-last', '--cursor-user-dir', userDir, '--target', target],
-        {
-          CURSOR_ETL_FAULT_AFTER: point,
-        },
+        faultAfter(point),
       );
       expect(killed.code).toBe(-1);
       expect(killed.stdout).toBe('');

@@ -4,7 +4,6 @@
  * id; a worker that dies fails every pending and later request with a typed InternalError.
  */
 import { availableParallelism } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { ComposerGlobalBytes } from '../../extract/composer/composer-contribution.js';
 import type { Contribution } from '../../extract/source-adapter.js';
@@ -61,9 +60,6 @@ export class ResolvePool {
   private closing = false;
 
   constructor(size: number, settings: ResolveSettings, workerUrl: URL = WORKER_URL) {
-    // Read at isolate creation: the workers' young generation starts at 4 MB semi-spaces instead of
-    // growing from V8's minimum under the main thread's growth bound (10 s of scavenges at 2,000 sessions).
-    setFlagsFromString('--min-semi-space-size=4');
     this.workers = Array.from({ length: size }, () => this.spawn(workerUrl, settings));
   }
 

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { currentState } from '../../helpers/dataset-files.js';
-import { runCli } from '../../helpers/run-cli.js';
+import { faultAfter, runCli } from '../../helpers/run-cli.js';
 import { editBubbleText } from '../../helpers/sample-edits.js';
 import { loadSample, type SampleWarehouse } from '../../helpers/sample-warehouse.js';
 
@@ -34,9 +34,10 @@ describe('Parquet publication is atomic', () => {
     const published = currentState(dir);
     const before = contentOf(sample.target);
     editBubbleText(sample.userDir, A001, 'b-a001-06', 'Rewritten answer.');
-    const killed = runCli(['run', '--cursor-user-dir', sample.userDir, '--target', sample.target], {
-      CURSOR_ETL_FAULT_AFTER: 'parquet-state-built:1',
-    });
+    const killed = runCli(
+      ['run', '--cursor-user-dir', sample.userDir, '--target', sample.target],
+      faultAfter('parquet-state-built:1'),
+    );
     expect(killed.code).not.toBe(0);
     expect(currentState(dir)).toBe(published);
     expect(readdirSync(join(dir, 'states')).length).toBe(2);
