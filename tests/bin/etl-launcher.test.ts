@@ -52,7 +52,6 @@ describe('bin/etl', () => {
   it('starts Node with the runtime flags V8 reads only at start (the CLI alone does not set them)', () => {
     expect(launch(LAUNCHER, ['--help']).seen.execArgv).toEqual([
       '--single-threaded-gc',
-      '--min-semi-space-size=2',
       '--max-semi-space-size=2',
       '--heap-growing-percent=50',
       '--expose-gc',
