@@ -1,10 +1,7 @@
 /**
- * The raw floor: only the unavoidable work of a full load on the same corpus — read every payload
- * once (Composer values, every store.db meta row and blob, meta.json files, every transcript
- * record), SHA-256 its bytes, JSON.parse the JSON ones (a protobuf leaf's field 4) and append one
- * row per JSON payload to DuckDB with the appender. Store tree nodes are read and hashed, not
- * parsed. No pipeline logic; it is the speed limit on this machine.
- * `node dist/bench/raw-floor.js --user-dir DIR [--store-root DIR] --out FILE.duckdb` prints a JSON summary.
+ * The raw floor, the speed limit of a full load: every payload read once, SHA-256'd, JSON-parsed
+ * where JSON and appended to DuckDB; tree nodes hashed, no pipeline logic. `node
+ * dist/bench/raw-floor.js --user-dir DIR [--store-root DIR] --out FILE.duckdb`.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

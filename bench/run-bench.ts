@@ -1,7 +1,7 @@
 /**
- * `npm run bench [-- --scale K --runs R --sessions N --messages M --seed S --store-share F --work DIR
- * --doc FILE --cpu-prof-dir DIR]`: builds the corpus (N×K sessions, and 5× that), runs every case as
- * whole processes `runs` times, prints the median table and the target checks, and writes them to the doc.
+ * `npm run bench [-- --scale K --runs R --sessions N --messages M --seed S --store-share F --work
+ * DIR --doc FILE --cpu-prof-dir DIR]`: builds the corpora (N×K sessions and 5× that), runs every
+ * case `runs` times, and writes the median table and target checks to the doc.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * Whole-session replace safety: what to do with an incoming session view given the archived one.
- * The unit is the whole session; digests decide change; a partial view never overwrites a complete
- * one; an ambiguity never replaces archived rows; identical input writes nothing; a backup (a
- * historical snapshot) never replaces a complete view loaded from a live source unless asked.
+ * Whole-session replace safety: digests decide change; a partial view never overwrites a complete
+ * one; an ambiguity never replaces archived rows; identical input writes nothing; a backup never
+ * replaces a complete view from a live source unless asked.
  */
 export type LoadAction = 'insert' | 'unchanged' | 'replace' | 'keep-complete' | 'keep-ambiguous';
 

@@ -1,8 +1,7 @@
 /**
- * The durable sync ledger as the pipeline sees it: what each source looked like at its last
- * committed read, and which source occurrences each archived session was built from. Writes ride
- * along with a load batch so the ledger never claims data that is not committed. Targets store it
- * (DuckDB: `duckdb/duckdb-ledger.ts`); the run's decisions over it live in `src/sync/ledger/`.
+ * The durable sync ledger as the pipeline sees it: each source at its last committed read, and the
+ * occurrences each archived session was built from. Writes ride with a load batch, so the ledger
+ * never claims uncommitted data. Decisions over it: `src/sync/ledger/`.
  */
 import type { SourceFingerprint, SourceKind } from '../shared/source-fingerprint.js';
 

@@ -1,9 +1,7 @@
 /**
- * Turns an operating-system write error on the warehouse write path (disk full, I/O error, quota)
- * into the typed WAREHOUSE_WRITE_FAILED (I/O category, exit 4) for both targets; a permission
- * refusal (EACCES, EPERM, EROFS) becomes PERMISSION_DENIED, also exit 4, with a remedy that fits.
- * Node reports an errno code; DuckDB reports only its message, whose OS error text is matched.
- * Details name the target, the operation and the errno reason, never a path or message.
+ * Turns an OS write error on the warehouse path (disk full, I/O, quota) into WAREHOUSE_WRITE_FAILED,
+ * and a permission refusal (EACCES, EPERM, EROFS) into PERMISSION_DENIED, both exit 4: Node gives an
+ * errno code, DuckDB only a message, which is matched. Details never hold a path.
  */
 import type { DetailsOf } from '../shared/diagnostic-catalogue.js';
 import { EtlError, IoError } from '../shared/errors.js';

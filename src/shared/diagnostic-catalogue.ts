@@ -1,11 +1,7 @@
 /**
- * Every diagnostic and error code of cursor-etl, in one place: the severities it is recorded with,
- * the exit category when it ends a run, the shape of its safe `details`, what it means and what to
- * do. `diagnostic()` and the `EtlError` classes accept only these codes, with these details; a new
- * code is one entry here (then `npm run schemas:generate` refreshes docs/diagnostics.md).
- *
- * Details schemas are written against zod's API but built only by the doc generator: product code
- * imports the types, so zod is not loaded on a run.
+ * Every diagnostic and error code: severities, exit category, the shape of its safe `details`,
+ * meaning and remedy. A new code is one entry here, then `npm run schemas:generate`. Details
+ * schemas are built only by the doc generator, so a run never loads zod.
  */
 import type { z as Zod } from 'zod';
 import type { DiagnosticSeverity } from './diagnostic.js';

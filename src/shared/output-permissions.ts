@@ -1,8 +1,7 @@
 /**
- * Permissions of what cursor-etl creates for its users (the warehouse and its WAL, the Parquet
- * dataset, exports): owner-only by default (POSIX 0600 files, 0700 directories), or group-readable
- * (0640 / 0750, never group-writable or world-accessible) with `--shared-permissions`. Private temp
- * data, Parquet staging and the run lock stay owner-only whatever is asked.
+ * Permissions of what cursor-etl creates for users (warehouse, WAL, Parquet dataset, exports):
+ * owner-only (0600 / 0700), or 0640 / 0750 with `--shared-permissions`. Private temp data, Parquet
+ * staging and the run lock stay owner-only whatever is asked.
  */
 export type OutputPermissions = 'private' | 'shared';
 

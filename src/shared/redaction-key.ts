@@ -1,9 +1,7 @@
 /**
- * The identity key of redacted warehouses (sealed IDs, src/transform/redact/identity-seal.ts): 32
- * random bytes as hex in a file outside every warehouse, by default
- * `$XDG_CONFIG_HOME/cursor-etl/redaction.key` (`~/.config/…`), or the config file's
- * `redactionKeyFile`. Created owner-only on first use; whoever holds it can confirm guesses against
- * sealed IDs, so it is never stored with the data it seals.
+ * The identity key of redacted warehouses (identity-seal.ts): 32 random bytes as hex in a file
+ * outside every warehouse (`$XDG_CONFIG_HOME/cursor-etl/redaction.key` or `redactionKeyFile`),
+ * created owner-only. It confirms guesses against sealed IDs, so it never sits with the data.
  */
 import { randomBytes } from 'node:crypto';
 import {

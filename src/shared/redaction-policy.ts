@@ -1,8 +1,7 @@
 /**
- * The redaction policy a warehouse owns: whether its sessions are redacted, by which ruleset
- * version, whether home-directory user names are replaced too, and a check value of the identity
- * key its sealed IDs were made with. DuckDB keeps it in `etl_meta`, a Parquet dataset in each
- * state's manifest; a warehouse that never had one has never been redacted.
+ * The redaction policy a warehouse owns: redacted or not, the ruleset version, whether
+ * home-directory user names are replaced, and a check value of the identity key. DuckDB keeps it in
+ * `etl_meta`, Parquet in each manifest; a warehouse without one was never redacted.
  */
 import { IntegrityError } from './errors.js';
 

@@ -1,9 +1,7 @@
 /**
- * The warehouse owns its redaction policy; a run only asks. This decides what a run does from the
- * stored policy and the request (flags, config): no request keeps the stored policy; turning it off
- * for a redacted warehouse is refused unless explicitly allowed; turning it on, a newer ruleset or
- * adding home paths re-redacts the archive before anything is loaded, so no plaintext and no older
- * redaction is left in the target (rewriteArchive), and an older build's ruleset fails closed.
+ * The warehouse owns its redaction policy; a run only asks. No request keeps the stored policy;
+ * turning it off is refused unless allowed; turning it on, a newer ruleset or home paths re-redact
+ * the archive before loading; an older build's ruleset fails closed.
  */
 import type { ArchiveRewrite, StoredSession, WarehouseTarget } from '../load/target.js';
 import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';

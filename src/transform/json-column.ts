@@ -1,9 +1,7 @@
 /**
- * The text of a JSON column. Canonical JSON writes a string's unpaired surrogate as a `\udXXX` escape
- * (JSON-in-a-string source fields, such as tool arguments cut mid-character, can hold one): DuckDB's
- * JSON type rejects that text, so any query parsing the column would fail, and no UTF-8 text can carry
- * the surrogate itself. Such a value is stored as `{"_raw": <its canonical text>}`: valid JSON,
- * nothing lost, and marked. Tool identities hash the value itself; the view digest, this text.
+ * The text of a JSON column. Canonical JSON writes an unpaired surrogate as a `\udXXX` escape,
+ * which DuckDB's JSON type rejects; such a value is stored as `{"_raw": <canonical text>}` (valid,
+ * lossless, marked). Tool identities hash the value; the view digest, this text.
  */
 import { canonicalJson } from '../shared/json/canonical-json.js';
 

@@ -1,8 +1,7 @@
 /**
- * A `node:fs` for `vi.mock` in which chosen paths refuse to be listed, opened or read: the suite
- * runs as root, whom `chmod 000` does not deny. Usage, at the top of a test file:
- *   vi.mock('node:fs', async (original) => (await import('../../helpers/denied-fs.js')).deniedFs(await original()));
- * then `denied.set(path, 'EACCES')`.
+ * A `node:fs` for `vi.mock` in which chosen paths refuse to be listed, opened or read (the suite
+ * runs as root, whom `chmod 000` does not deny): `vi.mock('node:fs', async (o) => (await
+ * import('…/denied-fs.js')).deniedFs(await o()))`, then `denied.set(path, 'EACCES')`.
  */
 export const denied = new Map<string, string>();
 

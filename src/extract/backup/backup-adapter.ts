@@ -1,10 +1,7 @@
 /**
- * The backup source adapter: a cursor-history backup archive read as a Composer source with
- * carrier `backup`. The databases the read needs are verified and extracted into a private
- * User-shaped tree, which a Composer adapter of its own then discovers and reads.
- * Seam: `new ComposerAdapter(keyFor)` + `discover({ cursorUserDir: <extracted tree> })`; `keyFor`
- * keys each source by archive path + entry name, so source keys and occurrence references (and
- * with them the view digest) are stable across runs although the files are temporary copies.
+ * A cursor-history backup archive read as a Composer source (carrier `backup`): the databases the
+ * read needs are verified and extracted into a private User tree that a Composer adapter of its own
+ * reads, keyed by archive path + entry name so keys stay stable.
  */
 
 import { relative, sep } from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * Which archived databases a read extracts. Unscoped: every database. Under a workspace filter the
- * inventory selects that workspace's database only; the global database is never extracted (it
- * holds unrelated sessions); a legacy archive without inventory is readable under a filter only
- * when it holds a single workspace database.
+ * Which archived databases a read extracts: unscoped, every one; under a workspace filter, that
+ * workspace's database only (never the global one, which holds unrelated sessions). A legacy
+ * archive without inventory is readable under a filter only with a single workspace database.
  */
 import { BackupScopeMetadataRequired } from './backup-errors.js';
 import type { BackupManifest, ManifestFile } from './backup-manifest.js';

@@ -1,8 +1,7 @@
 /**
- * Reads a legacy Cloud Agents v0 conversation document (`{id, messages:[{id, type, text}]}`, bare
- * or saved as `{agent, conversation}`). The document is one JSON record: read by line under
- * Source Read Limits v1, and `jsonlRecordBytes` bounds the whole document. A document that does
- * not parse, or names two different agents, refuses the file (fail closed).
+ * Reads a legacy Cloud Agents v0 conversation (`{id, messages:[{id, type, text}]}`, bare or as
+ * `{agent, conversation}`) as one JSON record, so `jsonlRecordBytes` bounds the document. One that
+ * does not parse, or names two agents, refuses the file (fail closed).
  */
 import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';

@@ -1,8 +1,7 @@
 /**
- * An input path that is neither a regular file nor a directory (a FIFO, a socket, a device): it is
- * never opened, because opening a FIFO blocks until a writer appears and a device never ends. Named
- * directly by `--input` it is the caller's mistake (a usage error); met while walking a folder, the
- * run skips it with a diagnostic.
+ * An input path that is neither a regular file nor a directory (FIFO, socket, device) is never
+ * opened: a FIFO blocks until a writer appears, a device never ends. Named by `--input` it is a
+ * usage error; met while walking a folder, it is skipped with a diagnostic.
  */
 import type { Stats } from 'node:fs';
 import { UsageError } from '../../shared/errors.js';

@@ -26,10 +26,9 @@ function decodeLine(bytes: Buffer): string {
 }
 
 /**
- * Yields every physical line. `jsonlRecordBytes` bounds one nonempty line (CR/LF excluded),
- * `jsonlSourceBytes` the whole file (a leading BOM included, then stripped), `jsonlRecordCount`
- * the nonempty lines. Invalid UTF-8 throws SOURCE_ENCODING_INVALID; a crossed bound throws
- * SOURCE_LIMIT_EXCEEDED. Callers decide what a failure means for their source.
+ * Yields every physical line. `jsonlRecordBytes` bounds a nonempty line (CR/LF excluded),
+ * `jsonlSourceBytes` the file (BOM included), `jsonlRecordCount` the nonempty lines. Invalid UTF-8
+ * and crossed bounds throw; callers decide what a failure means for their source.
  */
 export function* readPhysicalLines(
   path: string,

@@ -1,8 +1,7 @@
 /**
- * Expands `--input` paths into capture files: a file is taken as given; a directory is walked in
- * sorted order up to a depth and entry bound. Symlinks are never followed (not even a top-level
- * one) and special files are never opened; skipped entries become diagnostics, except a special
- * file named directly, which is a usage error; a folder that cannot be listed is a refused source.
+ * Expands `--input` paths into capture files: files as given, directories walked in sorted order
+ * within depth and entry bounds. Symlinks are never followed, special files never opened; skipped
+ * entries become diagnostics, an unlistable folder a refused source.
  */
 import { type Dirent, lstatSync } from 'node:fs';
 import { join } from 'node:path';

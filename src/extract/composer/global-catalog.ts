@@ -1,9 +1,7 @@
 /**
- * Catalogs the sessions of a global `state.vscdb` without reading payloads: a skip-scan over the
- * `bubbleId:` key index finds each composer ID with at least one bubble in O(sessions) index
- * seeks (each key's owner decided by `BubbleKeyOwners`), and a per-session fingerprint (row count,
- * max rowid, summed rowids) detects change; its stats query reads only the key index and runs only
- * when the fingerprint is asked for before a hydration supplied it.
+ * Catalogs a global `state.vscdb` without payloads: a skip-scan over the `bubbleId:` key index
+ * finds each composer ID in O(sessions) seeks (each key's owner decided by `BubbleKeyOwners`). The
+ * fingerprint's stats query reads only the key index, and only when no hydration supplied it.
  */
 
 import type Database from 'better-sqlite3';

@@ -1,10 +1,7 @@
 /**
- * A global session's change evidence: its bubble rows' count, max rowid and summed rowids, plus the
- * `composerData` row's rowid and length. Every write Cursor makes is an INSERT into a `UNIQUE ON
- * CONFLICT REPLACE` table, which gives the row a new rowid, so the bubbles' evidence comes from the
- * key index alone: value lengths cost a table lookup per bubble (~6x the index-only query).
- * It is computed only when asked for: a complete hydration, which read the same rows in the same
- * snapshot, supplies it without the catalog's stats query.
+ * A global session's change evidence from the key index alone: bubble count, max rowid, summed
+ * rowids, plus the `composerData` row's rowid and length (every Cursor write gives the row a new
+ * rowid). A complete hydration supplies it without the stats query.
  */
 import { createHash } from 'node:crypto';
 

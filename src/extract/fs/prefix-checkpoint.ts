@@ -1,8 +1,7 @@
 /**
  * Verified prefix checkpoints for append-only sources (transcripts): device, inode, size and the
- * SHA-256 of the first `size` bytes. A later read may resume at `size` only when the same file
- * still starts with exactly those bytes; a shrink, a replaced file or a mismatch means a full
- * re-read from zero, never a guess.
+ * SHA-256 of the first `size` bytes. A read resumes at `size` only when the same file still starts
+ * with those bytes; anything else means a full re-read.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, readSync } from 'node:fs';

@@ -1,8 +1,7 @@
 /**
- * Node decodes directory entry names as UTF-8 with U+FFFD for invalid bytes, so a name that is not
- * UTF-8 lists as a path that does not exist, and the entry would vanish or be misreported. Only when a
- * listed name holds U+FFFD are the raw names read again: entries whose bytes are UTF-8 are kept (a
- * name may really hold U+FFFD), the others are counted, never guessed. A listing error is thrown.
+ * Node decodes entry names with U+FFFD for invalid bytes, so a non-UTF-8 name lists as a path that
+ * does not exist. When a listed name holds U+FFFD the raw names are read again: UTF-8 ones are
+ * kept, the others counted, never guessed.
  */
 import { isUtf8 } from 'node:buffer';
 import { type Dirent, readdirSync } from 'node:fs';

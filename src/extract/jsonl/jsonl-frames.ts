@@ -1,14 +1,7 @@
 /**
- * Streaming JSONL frame scanner under Source Read Limits v1. A frame is one physical line (split on
- * LF); every frame is reported, so consumers can tell closed records from blank, malformed and
- * partial-tail ones and cite 1-based physical line numbers. Memory is bounded by one record.
- *
- * Rules: strict UTF-8; one optional BOM at byte 0 of the file (anywhere else is
- * SOURCE_ENCODING_INVALID); a trailing CR before LF is stripped; `jsonlRecordBytes` bounds one
- * non-blank record without CR/LF/BOM, `jsonlSourceBytes` the whole file, `jsonlRecordCount` the
- * non-blank records. A crossed bound throws `SourceLimitExceeded` and bad text throws
- * `SourceEncodingInvalid` mid-iteration: the frames already yielded stay valid, and the caller
- * decides whether that prefix is an explicit partial result or a fatal error.
+ * Streaming JSONL frame scanner under Source Read Limits v1: one frame per LF-split line, each
+ * reported (closed, blank, malformed, partial tail) with its line number. Strict UTF-8, one BOM at
+ * byte 0 only, CR before LF stripped; a bound or bad text throws mid-iteration.
  */
 import { openRegularFile } from '../fs/open-regular-file.js';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';

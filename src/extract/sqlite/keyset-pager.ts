@@ -1,9 +1,7 @@
 /**
- * Keyset paging under Source Read Limits v1: bounded metadata pages (rowid, key, byte length, NULL
- * flag) admitted against page and value bounds, each row's payload read with its metadata when its
- * length is within the inline bound and otherwise fetched by rowid afterwards, with the key and length
- * re-verified; decoded bytes are charged to the hydration budget as each payload is handed out.
- * Key prefixes are matched byte-exactly (never LIKE, never case folding).
+ * Keyset paging under Source Read Limits v1: bounded metadata pages admitted against page and value
+ * bounds; small payloads read inline, larger ones fetched by rowid with key and length re-checked;
+ * decoded bytes charged as handed out. Key prefixes match byte-exactly.
  */
 import type Database from 'better-sqlite3';
 import { checkLimit } from '../limits/limit-exceeded.js';

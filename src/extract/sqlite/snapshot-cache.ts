@@ -1,8 +1,7 @@
 /**
- * Snapshots kept for a whole run with at most `maxOpen` connections open. Each open SQLite
- * connection holds ~170 KB (lookaside, schema, page cache, prepared statements), so holding every
- * workspace DB of a 250-workspace profile open cost ~43 MB; the least recently used is released
- * (a copy reopens on its next use, a WAL snapshot stays pinned).
+ * Snapshots kept for a whole run with at most `maxOpen` connections open, since each open SQLite
+ * connection holds lookaside, schema, page cache and statements. The least recently used is
+ * released: a copy reopens on its next use, a WAL snapshot stays pinned.
  */
 import type { SqliteSnapshot } from './sqlite-snapshot.js';
 

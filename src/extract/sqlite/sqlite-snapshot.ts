@@ -1,8 +1,7 @@
 /**
- * A consistent, read-only view of a SQLite file that never blocks or modifies its writer. A live
- * WAL database is read inside one read transaction (WAL readers never block writers); any other
- * journal mode is first copied into the private temp dir: a small file as its serialized image (read
- * in one read transaction), a large one with the online backup API (bounded memory).
+ * A consistent, read-only view of a SQLite file that never blocks or modifies its writer: a WAL
+ * database is read inside one read transaction; any other journal mode is copied into the private
+ * temp dir first (serialized image when small, online backup when large).
  */
 import { writeFileSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';

@@ -1,8 +1,7 @@
 /**
- * Depth-first walk of the content-addressed store.db tree from the root: byte-scan each node for
- * 34-byte frames (`0x0a 0x20 <32>` leaf, `0x12 0x20 <32>` subtree), skip any other byte, visit
- * children in order, and stop cycles with a visited set over subtrees (a leaf named twice is
- * emitted twice). Blob bytes come from `readBlob`, which enforces the read limits.
+ * Depth-first walk of the content-addressed store.db tree: each node is byte-scanned for 34-byte
+ * frames (`0x0a 0x20` leaf, `0x12 0x20` subtree), children visited in order, cycles stopped by a
+ * visited set over subtrees. `readBlob` enforces the read limits.
  */
 export type BlobReader = (id: string) => Uint8Array | null;
 

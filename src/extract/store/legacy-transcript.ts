@@ -1,8 +1,7 @@
 /**
- * Legacy `.txt` agent transcripts: blocks start with a line that is exactly `user:` or
- * `assistant:`; assistant blocks may hold `[Thinking]`, `[Tool call] <Name>` and `[Tool result]`
- * sections with indented bodies. They become role/content records with the same shape as JSONL
- * records, so one transform serves both; bounded by the JSONL source limits.
+ * Legacy `.txt` agent transcripts: blocks start with a line `user:` or `assistant:`; assistant
+ * blocks may hold `[Thinking]`, `[Tool call] <Name>` and `[Tool result]` sections. They become
+ * records shaped like JSONL ones, under the JSONL source limits.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { checkLimit } from '../limits/limit-exceeded.js';

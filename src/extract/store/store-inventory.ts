@@ -1,8 +1,7 @@
 /**
- * Metadata-only inventory of a Store root (cursor-formats §2.1, §2.7): session directories under
- * `chats/<md5(cwd)>/<uuid>/`, compact `chats/<32hex>/store.db`, `acp-sessions/<uuid>/`, and agent
- * transcripts under `projects/<slug>/agent-transcripts/` (nested, flat, subagents, legacy `.txt`).
- * Only directory listings and `meta.json` are read; no conversation payload.
+ * Metadata-only inventory of a Store root (cursor-formats §2.1, §2.7): `chats/<md5(cwd)>/<uuid>/`,
+ * compact `chats/<32hex>/store.db`, `acp-sessions/<uuid>/` and
+ * `projects/<slug>/agent-transcripts/`. Only listings and `meta.json` are read, no payload.
  */
 import { type Dirent, lstatSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * The store.db `meta` row '0': hex-encoded UTF-8 JSON. Odd length or a non-hex character is
- * rejected; only `name`, `latestRootBlobId` and `createdAt` are kept, so `blobEncryptionKey` and
- * any other meta secret never leave this function. An absent (or null) root is an empty
- * conversation; a root that is present but not a 64-hex blob ID is rejected, never read as empty.
+ * The store.db `meta` row '0': hex-encoded UTF-8 JSON. Only `name`, `latestRootBlobId` and
+ * `createdAt` are kept, so `blobEncryptionKey` never leaves this function. An absent root is an
+ * empty conversation; a root that is not a 64-hex blob ID is rejected.
  */
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';

@@ -1,8 +1,7 @@
 /**
  * Diagnostics for Store files that exist but cannot be used: a store.db or transcript that is not a
- * readable regular file inside the Store root, a meta.json that is not supported metadata, and a
- * directory of the tree that cannot be listed.
- * Details name the representation and a reason code, never a path or content.
+ * readable regular file in the Store root, an unsupported meta.json, an unlistable directory.
+ * Details name the representation and a reason, never a path or content.
  */
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 

@@ -1,8 +1,7 @@
 /**
  * Reads one agent transcript into records through the JSONL frame scanner. Blank frames are
- * skipped, malformed frames and a partial tail are counted (never guessed at), and a limit or
- * encoding failure keeps the records read so far with a diagnostic: the transcript is then partial.
- * A transcript that cannot be opened is reported as unreadable, never skipped silently.
+ * skipped, malformed frames and a partial tail counted; a limit or encoding failure keeps the
+ * records read so far (partial). An unopenable transcript is reported, never skipped.
  */
 import { type Stats, statSync } from 'node:fs';
 import type { DiagnosticSink } from '../../shared/diagnostic.js';

@@ -1,8 +1,7 @@
 /**
- * `JSON.parse` for source text that rejects what has no UTF-8 form. A `\uD800`-style escape of an
- * unpaired surrogate is valid JSON, but the string it spells cannot be stored as UTF-8: the warehouse
- * would silently replace it (U+FFFD), changing content and identity. It is SOURCE_ENCODING_INVALID,
- * like invalid bytes; member names count too (an unknown field's name can reach a JSON column).
+ * `JSON.parse` for source text, rejecting what has no UTF-8 form: an escaped unpaired surrogate is
+ * valid JSON but would be stored as U+FFFD, changing content and identity. It is
+ * SOURCE_ENCODING_INVALID, in member names too.
  */
 import { SourceEncodingInvalid } from './strict-utf8.js';
 

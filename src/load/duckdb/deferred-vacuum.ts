@@ -1,11 +1,7 @@
 /**
- * Row-group merging ("vacuum") at a writing run's closing checkpoint. DuckDB merges the row group a
- * run appended into the table's partly filled tail and compacts the groups its deletes thinned,
- * recompressing them: on the 1x benchmark warehouse a one-session replace checkpoints in ~29 ms
- * without it and ~85 ms with it. A small run skips it: its rows stay in a row group of their own
- * and the rows it replaced stay as deleted rows, until a run that writes a row group's worth, or
- * the first small run after `MAX_DEFERRED_RUNS` deferred ones, merges them all at once. Sixteen
- * one-session replaces averaged 56 ms of checkpoint each this way against 92 ms (merging every 8th).
+ * Row-group merging at a writing run's closing checkpoint: a small run skips it, leaving its rows
+ * in a group of their own and replaced rows deleted, until a run writes a row group's worth or
+ * `MAX_DEFERRED_RUNS` small runs deferred; then everything is merged at once.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { WRITER_ROW_GROUP_ROWS } from './run-memory.js';

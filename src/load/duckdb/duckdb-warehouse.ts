@@ -45,10 +45,9 @@ export interface DuckDbWarehouse extends OpenedWarehouse {
 }
 
 /**
- * A no-op `--since-last` writes only its run record and ledger stamps (~26 KB of WAL a run on the 1x
- * benchmark warehouse), and checkpointing them costs more than replaying them at the next open: the
- * replay adds at most ~10 ms by 1 MiB. Past this size the close checkpoints as usual (~0.3 s for ~40
- * runs' stamps), so successive no-op runs never pile up a long replay.
+ * A no-op `--since-last` writes only its run record and ledger stamps, which cost more to
+ * checkpoint than to replay at the next open. Past this size the close checkpoints as usual, so
+ * successive no-op runs never pile up a long replay.
  */
 const KEPT_WAL_MAX_BYTES = 1024 * 1024;
 

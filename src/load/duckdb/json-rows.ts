@@ -1,8 +1,7 @@
 /**
- * Reads a query's rows through one JSON text built by DuckDB (`to_json(list(row))`): the node API
- * converts each value on the main thread for microseconds apiece, so a ledger read of thousands of
- * rows is cheaper as one string and `JSON.parse`. Columns must be text, booleans or small numbers
- * (a JSON column is embedded as JSON, so select it `::VARCHAR` to keep its text).
+ * Reads a query's rows as one JSON text built by DuckDB (`to_json(list(row))`): converting each
+ * value through the node API costs more. Columns must be text, booleans or small numbers; select a
+ * JSON column `::VARCHAR` to keep its text.
  */
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 

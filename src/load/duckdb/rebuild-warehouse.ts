@@ -1,8 +1,7 @@
 /**
- * Re-redaction of a DuckDB warehouse: the rewritten archive is built into a fresh file beside it,
- * which then replaces it in one rename. Deleted rows of a DuckDB file stay in its freed blocks (also
- * through CHECKPOINT and VACUUM), so rewriting in place would keep plaintext on disk; the old file
- * is checkpointed (no WAL left) and closed by the caller before this runs.
+ * Re-redaction of a DuckDB warehouse into a fresh file that replaces it in one rename: deleted rows
+ * stay in a DuckDB file's freed blocks, so an in-place rewrite would keep plaintext on disk. The
+ * caller checkpoints and closes the old file first.
  */
 import { rmSync } from 'node:fs';
 import { REDACTION_POLICY_KEY, serializePolicy } from '../../shared/redaction-policy.js';

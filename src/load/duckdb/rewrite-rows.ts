@@ -1,9 +1,7 @@
 /**
- * Copies an archive into a fresh, empty warehouse through an ArchiveRewrite: every session's rows
- * rewritten range by range (memory flat in the archive's size), session IDs in the ledger and in
- * diagnostics replaced alike, the transcript prefix checkpoints dropped (their SHA-256 of source
- * bytes would confirm guessed content). Both targets use it: the DuckDB rebuild reads the old file
- * attached, the Parquet rewrite reads the published state's files.
+ * Copies an archive into a fresh warehouse through an ArchiveRewrite, range by range (flat memory):
+ * session IDs replaced in rows, ledger and diagnostics alike; transcript prefix checkpoints dropped
+ * (their source hashes would confirm guesses). Used by both targets.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {

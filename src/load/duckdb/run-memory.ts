@@ -1,10 +1,7 @@
 /**
- * DuckDB settings of a writing run. Without a limit DuckDB's buffer pool keeps every block
- * checkpointed so far (up to 80 % of RAM), so peak RSS grew with the warehouse; with one, clean
- * table blocks are evicted and only the working set stays. Spills go to a private directory.
- *
- * The warehouse writer only appends and checkpoints, so it evicts to its spill dir with a 64 MB
- * pool: peak RSS at 2,000 sessions ~435 MB instead of ~500 MB at 128 MB, for the same CPU.
+ * DuckDB settings of a writing run. An unbounded buffer pool keeps every block checkpointed so far,
+ * so RSS grew with the warehouse; bounded, only the working set stays and the rest spills to a
+ * private directory.
  */
 const WRITER_MEMORY_LIMIT = '64MB';
 
@@ -16,33 +13,23 @@ const WRITER_MEMORY_LIMIT = '64MB';
 const BUILD_MEMORY_LIMIT = '96MB';
 
 /**
- * DuckDB's bundled jemalloc keeps the pages a query freed dirty until later allocations in the same
- * arena reuse or decay them, so RSS kept every page each COPY had touched (the Parquet build's
- * messages partitions peaked at 315 MB instead of 248 MB on a busy machine, and RSS stayed there
- * after the instance closed). Its background threads purge them after the 1 s decay instead.
- * The allocator is per process, so every instance gets the same setting.
+ * DuckDB's jemalloc keeps freed pages dirty until reused or decayed, so RSS kept every page a COPY
+ * touched, even after the instance closed; its background threads purge them after the 1 s decay.
+ * The allocator is per process, so every instance gets the setting.
  */
 const ALLOCATOR_OPTIONS = { allocator_background_threads: 'true' };
 
 /**
- * Rows per row group of the tables a run writes (DuckDB's default is 122,880). A transaction that
- * appends at least a row group's rows to a table has DuckDB compress them straight into the file at
- * COMMIT (an "optimistic write": the WAL only points at the blocks). Below that, committed rows go to
- * the WAL and wait uncompressed in the buffer pool, spilled to the temp dir past the pool and read back,
- * until a checkpoint compresses them: at 2,000 sessions the messages table's 122,880-row groups made
- * that round trip ~6 CPU s and a ~2.5 s stall per checkpoint. A load batch holds ~3,400 messages (8 MB
- * of payload), so with 2,048 every batch's messages reach the file at its own COMMIT, off the main
- * thread while it reads the next batch; the smaller tables' rows still use the WAL, and a
- * checkpoint recompresses at most one 2,048-row tail per table. The file is ~9 % larger (the last row
- * group of each batch is partly filled).
+ * Rows per row group (DuckDB's default is 122,880). A transaction appending a whole row group
+ * compresses it into the file at COMMIT; smaller ones go through the WAL and the pool until a
+ * checkpoint. A batch's messages fill 2,048-row groups, so they reach the file at its COMMIT.
  */
 export const WRITER_ROW_GROUP_ROWS = 2_048;
 
 /**
- * DuckDB compresses a transaction's completed row groups once this many are buffered (default 5) or
- * they pass this size (default 20 % of the pool divided by the threads), inside the appender's
- * synchronous close on the main thread. A batch's rows (bounded by the run's batch limits) stay
- * buffered up to the size bound, so its COMMIT compresses them off the main thread.
+ * DuckDB compresses a transaction's completed row groups on the main thread (in the appender's
+ * close) once this many are buffered or they pass this size. A batch's rows stay buffered up to the
+ * size bound, so its COMMIT compresses them off the main thread.
  */
 const WRITE_BUFFER_OPTIONS = {
   write_buffer_row_group_count: '64',
@@ -50,11 +37,9 @@ const WRITE_BUFFER_OPTIONS = {
 };
 
 /**
- * One DuckDB thread for a writing run: the main thread and the resolve worker already keep both cores
- * busy, and with a second DuckDB thread the thread running a statement mostly spun polling for the
- * other's tasks (DuckDB's pending-query loop): full 1x loads 31.4 instead of 38.8 CPU s (medians of 4
- * alternating runs), 19.9 instead of 23.8 s wall. The COMMIT's compression still runs off the main
- * thread, on the binding's worker thread.
+ * One DuckDB thread for a writing run: the main thread and the resolve worker already fill both
+ * cores, and a second DuckDB thread mostly spun polling for the other's tasks. The COMMIT's
+ * compression still runs off the main thread.
  */
 const WRITER_THREADS = '1';
 
@@ -80,13 +65,9 @@ export function runInstanceOptions(spillDir: string): Record<string, string> {
 const BUILD_THREADS = '1';
 
 /**
- * DuckDB flushes its allocator (every arena's freed pages go back to the OS at once) when the buffer
- * pool serves an allocation above this size; at the default 512 MiB that never happened in the build,
- * so the pages freed by one partition's sort and writer stayed resident while the next grew elsewhere,
- * faster than the 1 s decay purges them. At 8 MB it fires on the Parquet writer's 8 MiB page buffers
- * (~120 times at 2,000 sessions; 10 MB no longer fires): the build alone over the 1x warehouse peaked
- * 255-270 MB instead of 322-341 MB, and 302 instead of 327 MB at 10,000 sessions, for the pages faulted
- * in again (0.26 -> 0.64 million): +0.7 to +2.4 CPU s at 1x (of 7-9), +8 of 50 at 10,000 sessions.
+ * DuckDB flushes its allocator when the pool serves an allocation above this size; at the default
+ * 512 MiB it never did in the Parquet build, so pages freed by one partition stayed resident. At 8
+ * MB it fires on the writer's page buffers.
  */
 const BUILD_FLUSH_THRESHOLD = '8MB';
 

@@ -1,11 +1,7 @@
 /**
- * The DuckDB storage format a run writes a new warehouse in. DuckDB's default for new files is
- * the v0.10.2-compatible format, which stores long strings uncompressed: on the 1x benchmark corpus
- * `messages.content` sat in 962 uncompressed segments. From v1.3.0 every string column is
- * dictionary + FSST compressed, so the file shrank 629 -> 281 MB (5x: 3.11 -> 1.39 GB), full loads took
- * 12.4 -> 11.1 s (5x: 68-77 -> 57 s) and a `LIKE` scan of `content` 173 -> 86 ms, at the same peak RSS.
- * v1.4.0 and v1.5.0 measured the same, so the oldest format with the gain keeps the warehouse readable
- * by the most DuckDB clients: any DuckDB from 1.3.0 on (docs/operations.md).
+ * The DuckDB storage format of a new warehouse: v1.3.0 compresses every string column (dictionary +
+ * FSST), where the default format stores long strings uncompressed. The oldest format with the gain
+ * keeps the file readable by DuckDB 1.3.0 and later.
  */
 export const NEW_WAREHOUSE_STORAGE_VERSION = 'v1.3.0';
 

@@ -1,8 +1,7 @@
 /**
- * Garbage collection of old states. Retention: the published state, the two states before it, and
- * any state superseded less than ten minutes ago stay, so a reader that resolved `CURRENT` just
- * before a publication keeps a complete state to read. Unpublished residue (a writer that died
- * before its commit point) is removed. Runs only under the writer lock.
+ * Garbage collection of old states, under the writer lock. The published state, the two before it
+ * and any superseded less than ten minutes ago stay, so a reader that just resolved `CURRENT` keeps
+ * a complete state. Unpublished residue of a dead writer is removed.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import type { DatasetLayout } from './dataset-layout.js';

@@ -1,14 +1,7 @@
 /**
- * The on-disk layout of a Parquet dataset. Published states are immutable directories; the single
- * `CURRENT` pointer file names the published one, and replacing it is the commit point.
- *
- *   <dir>/CURRENT                              state id of the published state
- *   <dir>/states/<id>/manifest.json            tables, files, row counts, sizes, run id
- *   <dir>/states/<id>/<table>/bucket=<b>/part-<run>.parquet     content tables
- *   <dir>/states/<id>/diagnostics/run=<run>/part-<run>.parquet  diagnostics, one partition per run
- *   <dir>/states/<id>/<ledger table>/part-<run>.parquet         ledger tables (etl_runs, …)
- *   <dir>/staging/<run>/                       private work area of the running writer
- *   <dir>/writer.lock                          one writer at a time
+ * The on-disk layout of a Parquet dataset (docs/parquet.md): immutable state directories under
+ * `states/`, the `CURRENT` pointer file naming the published one (replacing it is the commit
+ * point), the writer's `staging/<run>/` and `writer.lock`.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';

@@ -1,9 +1,7 @@
 /**
- * Copies one content partition to Parquet in table order without sorting it whole. DuckDB's sort
- * pins its payload blocks while merging, so a 10,000-session messages bucket (~190 MB of text)
- * could not be sorted in the build's 128 MB pool, and one 122,880-row group of it needed a 128 MiB
- * column buffer. The rows go into a temporary table in session ranges of bounded bytes, each range
- * sorted alone, and the table is copied out in insertion order with row groups bounded in bytes.
+ * Copies a content partition to Parquet in table order without one whole sort, which pins its
+ * blocks and did not fit the build's pool: rows go into a temporary table in session ranges of
+ * bounded bytes, each sorted alone, and are copied out in insertion order.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sessionRanges } from '../duckdb/session-ranges.js';

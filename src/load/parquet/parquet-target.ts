@@ -1,8 +1,7 @@
 /**
- * The Parquet dataset target. A run stages its rows in a private DuckDB file (through the DuckDB
- * target, so ledger and load semantics are the same code), decides replace safety against the
- * published state, and at `finishRun` builds a new state directory and publishes it by atomically
- * replacing `CURRENT`. Until then the previous state stays published, whatever happens.
+ * The Parquet dataset target: a run stages its rows in a private DuckDB file through the DuckDB
+ * target (same ledger and load code), and `finishRun` builds a new state directory and publishes it
+ * by atomically replacing `CURRENT`. Until then the previous state stays published.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';

@@ -62,10 +62,9 @@ function orderOf(object: object): KeyOrder {
 }
 
 /**
- * Walks with an explicit stack instead of recursion, so arbitrarily deep source JSON (which
- * `JSON.parse` accepts) is canonicalized instead of overflowing the call stack. The stack is four
- * parallel arrays: the open container, its key order (null for an array), the next member and
- * whether an object member was written yet (its `{` goes out with the first member).
+ * Walks with an explicit stack, so arbitrarily deep source JSON is canonicalized instead of
+ * overflowing the call stack. The stack is four parallel arrays: the container, its key order (null
+ * for an array), the next member, and whether an object member was written yet.
  */
 function write(root: unknown, out: Sink): void {
   const containers: object[] = [];

@@ -1,8 +1,7 @@
 /**
- * JSON.stringify's string escaping applied to UTF-8 bytes. It escapes only `"`, `\` and C0
- * controls, all ASCII, so multi-byte sequences pass through unchanged and the bytes of a
- * well-formed string can be escaped without building the escaped string (lone surrogates, which
- * JSON.stringify writes as `\uXXXX`, have no UTF-8 form: callers must handle them first).
+ * JSON.stringify's string escaping applied to UTF-8 bytes: it escapes only ASCII (`"`, `\`, C0
+ * controls), so multi-byte sequences pass through unchanged. Lone surrogates have no UTF-8 form:
+ * callers handle them first.
  */
 
 /** The longest escape of one byte (`\u001f`). */

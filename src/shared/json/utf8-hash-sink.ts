@@ -1,9 +1,7 @@
 /**
- * Feeds many strings to SHA-256 as UTF-8 through one reused buffer. Concatenating every piece into
- * a long string first builds a rope that V8 must flatten before hashing, which costs several times
- * the hash itself when the text has non-Latin-1 characters. Short ASCII text (punctuation, keys,
- * numbers, identifiers) is copied into the buffer unit by unit, because one native encode per tiny
- * piece costs more than the copy.
+ * Feeds many strings to SHA-256 as UTF-8 through one reused buffer: a concatenated rope would have
+ * to be flattened first, costly for non-Latin-1 text. Short ASCII pieces are copied unit by unit,
+ * cheaper than one native encode each.
  */
 import { createHash, type Hash } from 'node:crypto';
 import {

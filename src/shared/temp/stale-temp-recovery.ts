@@ -1,8 +1,7 @@
 /**
- * Conservative recovery of temp workspaces left by dead runs (SIGKILL, power loss). A workspace is
- * removed only when it is ours (our uid, a real 0700 directory, our prefix) and its v2 marker
- * proves its owner dead: same boot and PID namespace, and the pid is gone or now names a process
- * with another start time. Legacy, malformed, foreign-boot or unreadable evidence is kept.
+ * Removes temp workspaces of dead runs, conservatively: only ours (our uid, a 0700 directory, our
+ * prefix) whose v2 marker proves the owner dead (same boot and PID namespace; pid gone or reused).
+ * Legacy, malformed, foreign-boot or unreadable evidence is kept.
  */
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

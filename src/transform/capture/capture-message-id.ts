@@ -1,8 +1,7 @@
 /**
- * Capture message identity v1 for captures without native message IDs (CLI streams, Markdown):
- * `capture:v1:<sha256 canonical {surface, role, content}>:<one-based occurrence>`. Computed from
- * content before redaction, never from paths, times, limits or tool activity, so a later, longer
- * capture keeps the IDs of the messages it shares with an earlier one.
+ * Capture message identity v1 without native IDs (CLI streams, Markdown): `capture:v1:<sha256
+ * canonical {surface, role, content}>:<occurrence>`, from content before redaction only, so a
+ * later, longer capture keeps the IDs of the messages it shares with an earlier one.
  */
 import { canonicalHash } from '../../shared/json/canonical-json.js';
 

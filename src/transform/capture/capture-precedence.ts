@@ -1,13 +1,7 @@
 /**
- * A capture of a session Cursor also holds (Composer and/or Store data with the same byte-exact
- * ID; the CLI `session_id` is the Store agent ID). The two are different representations, never
- * unioned; the contract's fidelity rule decides, and the outcome is always disclosed:
- * - Cursor's view is complete, or ambiguous, or both are partial → Cursor's view (the Matrix v1
- *   representation) is kept and the captures are `superseded`;
- * - Cursor's view is partial (not ambiguous) and the capture view complete → complete beats
- *   partial: the capture view is kept and the Cursor instances are `superseded`.
- * Either way one CAPTURE_SET_ASIDE diagnostic names the representations set aside (no content,
- * no paths), and the kept view depends on every source key (so the sync ledger sees both).
+ * A capture of a session Cursor also holds: the two are never unioned. Cursor's view wins unless it
+ * is partial (not ambiguous) and the capture complete; the loser is `superseded`, one
+ * CAPTURE_SET_ASIDE names it, and the kept view depends on every source key.
  */
 import { diagnostic } from '../../shared/diagnostic.js';
 import type { SessionView, ViewSourceInstance } from '../session-view.js';

@@ -1,7 +1,6 @@
 /**
- * A Cursor CLI stream-json/json capture → SessionView. Assistant text is grouped into segments (the
- * text between tool calls); under `--stream-partial-output` only new deltas (timestamp, no
- * model_call_id) are appended, the buffered and final flushes are skipped. Complete only after a
+ * A Cursor CLI stream-json/json capture → SessionView. Assistant text is grouped into segments
+ * between tool calls; with partial output only new deltas are appended. Complete only after a
  * terminal `result` success with `is_error` not true and no malformed line.
  */
 import type { CliStreamContribution, JsonObject } from '../../extract/capture/capture-contribution.js';

@@ -1,8 +1,7 @@
 /**
- * A Cloud Agents v1 capture → SessionView: session = agent, one assistant message per run (its
- * native run ID), runs in first-seen order. Upper-case run statuses are mapped explicitly;
- * archive/unarchive/delete are recorded lifecycle states in `extensions.capture.lifecycle`. Complete
- * once the latest run is terminal or the agent was archived or deleted, and no line was malformed.
+ * A Cloud Agents v1 capture → SessionView: session = agent, one assistant message per run, runs in
+ * first-seen order; lifecycle states go to `extensions.capture.lifecycle`. Complete once the latest
+ * run is terminal or the agent archived or deleted, with no malformed line.
  */
 import type { CloudCaptureContribution } from '../../extract/capture/capture-contribution.js';
 import { diagnostic } from '../../shared/diagnostic.js';

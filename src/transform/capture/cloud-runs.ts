@@ -1,9 +1,7 @@
 /**
- * Folds Cloud Agents v1 capture records into the agent and its runs (in first-seen order): SSE
- * replays across reconnects are de-duplicated by (run, event, id); id-less `status` frames only
- * update the status; assistant/thinking deltas are concatenated per run; tool calls merge by
- * `callId`; `interaction_update` events are mapped only for runs without simplified events; REST
- * snapshots supply agent/run metadata and the archive/unarchive/delete lifecycle.
+ * Folds Cloud Agents v1 records into the agent and its runs: SSE replays de-duplicated by (run,
+ * event, id), deltas concatenated per run, tool calls merged by `callId`, `interaction_update` used
+ * only without simplified events, REST snapshots for metadata and lifecycle.
  */
 import type { CloudRecord, JsonObject } from '../../extract/capture/capture-contribution.js';
 import { obj, str } from '../../extract/capture/json-values.js';

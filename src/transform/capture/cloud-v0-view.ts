@@ -1,10 +1,7 @@
 /**
- * A legacy Cloud Agents v0 conversation → SessionView. Session = the agent: its ID byte-exact, in
- * the same namespace as v1 agent IDs (the v0 conversation endpoint reads the same agents). One
- * message per `user_message` / `assistant_message` with its native ID, text only: no time, model,
- * thinking or tool is invented. It has no terminal signal and is lossy, so it is partial
- * (provisional): a complete v1 capture of the agent supersedes it, and it never overwrites a
- * complete archived session.
+ * A legacy Cloud Agents v0 conversation → SessionView: session = agent (same ID namespace as v1),
+ * one text message per user/assistant message with its native ID. Lossy and without a terminal
+ * signal, it is partial: a complete v1 capture supersedes it.
  */
 import type { CloudV0Contribution, JsonObject } from '../../extract/capture/capture-contribution.js';
 import { obj, str } from '../../extract/capture/json-values.js';

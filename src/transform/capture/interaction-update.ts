@@ -1,12 +1,7 @@
 /**
- * The SDK-shaped `interaction_update` event (Cloud v1 SSE `interaction_update`, the same
- * `InteractionUpdate` variants the Cursor SDK streams; other-sources.md §2.4, §2.6). Its payload
- * names its variant in `type` (or `subtype`), kebab-case (`text-delta`; `text_delta`/`textDelta`
- * are read alike). Only variants with an observed meaning are mapped: text and thinking deltas,
- * tool-call started/partial/completed (by call ID) and shell-output deltas. Every other variant
- * (step-started, turn-ended, token-delta, summary, user-message-appended, unknown) returns null
- * and is kept verbatim by the caller. Callers apply "either these or the simplified events, not
- * both" per run (Cloud) or per stream (CLI).
+ * The SDK-shaped `interaction_update` event (other-sources.md §2.4, §2.6), variant in `type` or
+ * `subtype`. Mapped: text and thinking deltas, tool-call start/partial/complete, shell output;
+ * others return null and are kept verbatim. Callers use these or the simplified events, never both.
  */
 import type { JsonObject } from '../../extract/capture/capture-contribution.js';
 import { obj, str } from '../../extract/capture/json-values.js';

@@ -1,8 +1,7 @@
 /**
- * Resolves the Composer contributions of one session. A readable global occurrence is complete and
- * supersedes workspace index entries; without one, the workspace entries with real messages (else the
- * `head` placeholders) form a partial workspace-fallback view. Same-tier views are reconciled as
- * replicas. When nothing could be read safely the session is unavailable (fatal at the end of the run).
+ * Resolves one session's Composer contributions: a readable global occurrence is complete and
+ * supersedes workspace entries; else workspace entries form a partial fallback view. Same-tier
+ * views reconcile as replicas; nothing readable makes the session unavailable.
  */
 import type {
   ComposerGlobalContribution,

@@ -1,8 +1,8 @@
 /**
  * Composer→Store alignment, computed once: an exact LCS over strong keys gives anchors
- * (`lcs-anchors.ts`), then between consecutive anchors each Composer message pairs with
- * the earliest later compatible Store message. The result depends only on content, never on
- * timestamps, paths or the preferred side.
+ * (`lcs-anchors.ts`), then between anchors each Composer message pairs with the earliest later
+ * compatible Store message. It depends only on content, never on timestamps, paths or the preferred
+ * side.
  */
 import type { ViewMessage } from '../session-view.js';
 import { lcsAnchors, type Pair } from './lcs-anchors.js';

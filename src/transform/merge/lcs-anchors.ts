@@ -1,13 +1,7 @@
 /**
- * The anchors of Composer→Store alignment: one longest common subsequence of strong keys (null
- * keys never match), chosen by a fixed rule so it depends only on content: walking both lists
- * from the start, equal keys pair; otherwise the Composer side advances when that keeps the
- * longest remaining match (ties advance the Composer side).
- *
- * The rule needs the LCS length of every pair of suffixes, an n×m table. Keeping it whole cost
- * 4·n·m bytes (two 10,000-message replicas: 400 MB), so only every B-th row is kept (B = √n) and
- * the rows between two kept ones are recomputed when the walk reaches them: O(√n·m) memory for
- * twice the arithmetic, and the same anchors.
+ * Alignment anchors: one LCS of strong keys (null never matches) chosen by a fixed rule: equal keys
+ * pair, else the Composer side advances when that keeps the longest match. Only every √n-th row of
+ * the suffix-LCS table is kept, the rows between recomputed.
  */
 
 export interface Pair {

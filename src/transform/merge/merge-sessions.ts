@@ -1,9 +1,7 @@
 /**
- * The Composer/Store merge of one byte-exact session ID (cursor-formats §2.8): alignment once,
- * rendering in pair order (unmatched Composer, then unmatched Store, then the pair; trailing
- * Composer then Store), Composer identity kept for matched messages, Store-only messages inserted
- * exactly once with collision-safe Store identities, sidechains off the active branch and parents
- * rebuilt along it. `preferred` only picks scalar winners; it never changes pairing, order or IDs.
+ * The Composer/Store merge of one session ID (cursor-formats §2.8): aligned once, rendered in pair
+ * order, Composer identity kept for matches, Store-only messages inserted once with collision-safe
+ * IDs, parents rebuilt. `preferred` picks scalar winners only.
  */
 
 import type { SessionView, ViewMessage } from '../session-view.js';

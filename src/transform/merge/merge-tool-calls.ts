@@ -1,8 +1,7 @@
 /**
- * Tool calls of a matched Composer/Store pair: Composer calls keep their slots and order and are
- * enriched (result/error, params, files when missing); Store calls pair by (1) same name and equal
- * native ID, (2) same name and equal params, (3) same name with params missing on either side;
- * unmatched Store calls append in Store order, re-keyed under the Composer message identity.
+ * Tool calls of a matched Composer/Store pair: Composer calls keep slots and order and are
+ * enriched; Store calls pair by name and equal native ID, then equal params, then params missing on
+ * a side; unmatched Store calls append, re-keyed under the Composer message.
  */
 import { canonicalJson } from '../../shared/json/canonical-json.js';
 import type { ViewToolCall } from '../session-view.js';

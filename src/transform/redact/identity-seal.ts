@@ -1,11 +1,7 @@
 /**
- * Sealed identity for redacted warehouses. Identity v1 hashes content with plain SHA-256
- * (`capture:v1:<sha256>`, `store:v1:transcript:<sha256>`, `store:v1:db:<blob sha256>`,
- * `tool:v1:…:<sha256>:n`, `markdown:v1:<sha256>`), so a stored ID would confirm a guessed secret.
- * A redacted warehouse stores `…:v1k:…` instead: each such hash replaced by HMAC-SHA256 under a key
- * kept outside the warehouse (docs/redaction.md). Sealing maps one v1 ID to one sealed ID, the
- * same from the sources and from an archived row, so occurrences, collisions and references keep
- * their meaning; a sealed ID is left as it is.
+ * Sealed identity: v1 IDs hash content with plain SHA-256, so a stored ID would confirm a guessed
+ * secret; a redacted warehouse stores `…:v1k:…`, each hash an HMAC-SHA256 under a key kept outside
+ * it. One v1 ID maps to one sealed ID, from sources and archived rows alike.
  */
 import { createHmac } from 'node:crypto';
 

@@ -1,9 +1,7 @@
 /**
- * A text as redaction sees it: plain text, or JSON whose strings (keys and values) are texts of
- * their own (and JSON again when they parse as JSON: double-encoded documents) and whose values
- * under secret-named keys are replaced whole, whatever their type. Rebuilding splices only what
- * changed into the original text, so every other byte (spacing, numbers, escapes) is kept and the
- * result parses whenever the input did.
+ * A text as redaction sees it: plain, or JSON whose strings are texts of their own (parsed again
+ * when double-encoded) and whose secret-named values are replaced whole. Only changes are spliced
+ * into the original, so every other byte is kept and the result still parses.
  */
 import { marker } from './ruleset.js';
 import { isSecretName } from './secret-name.js';

@@ -1,8 +1,7 @@
 /**
- * The rules secretlint's preset does not cover: private-key armor of every kind (terminated or
- * not), JWTs, authorization headers in any case, generic assignments to secret-named names,
- * e-mail addresses and (opt-in) home-directory user names. Each returns the spans of the secrets
- * alone: never the name, a quote, an escape or a bracket around them, never past the secret's end.
+ * The rules secretlint's preset lacks: private-key armor, JWTs, authorization headers, assignments
+ * to secret-named names, e-mail addresses and (opt-in) home-directory user names. Each returns the
+ * spans of the secrets alone, never a name, quote or bracket around them.
  */
 import { MARKER_START, type Span } from './ruleset.js';
 import { minimumValueLength, nameWords, secretWordOf } from './secret-name.js';

@@ -1,9 +1,7 @@
 /**
- * Redaction of one finalized session: every text and JSON column is decomposed into leaf texts
- * (JSON is redacted as JSON), all leaves are scanned at once by the library and by the own rules,
- * and the rows are rebuilt with each secret replaced by a marker naming its rule. With a seal,
- * content-hashed IDs are sealed (identity-seal.ts). The view digest is recomputed over the result.
- * Only counts per rule are kept, never a value.
+ * Redacts one finalized session: text and JSON columns are split into leaf texts, scanned at once
+ * by the library and the own rules, and rebuilt with each secret replaced by a rule marker; with a
+ * seal, content-hashed IDs are sealed. Only counts per rule are kept.
  */
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { canonicalJson } from '../../shared/json/canonical-json.js';

@@ -1,9 +1,7 @@
 /**
- * Whether a name (an assignment's left side, a JSON key) names a secret. The name is split into
- * words (`_`, `-`, `.`, camelCase, digits); a secret word counts anywhere in it, fused too
- * (`PGPASSWORD`, `apikey`, `authToken`), except in ordinary words that merely contain one
- * (`monkey`, `compass`, `author`) and in names that describe a secret rather than hold it
- * (`token_count`, `password_hint`, `max_tokens`, `secretName`).
+ * Whether a name (assignment target, JSON key) names a secret: split into words (`_`, `-`, `.`,
+ * camelCase, digits), a secret word counts anywhere, fused too (`PGPASSWORD`), except inside
+ * ordinary words (`monkey`) and in names describing a secret (`token_count`, `secretName`).
  */
 
 /** Words that name a secret wherever they stand, alone or fused into a longer word. */

@@ -1,10 +1,7 @@
 /**
- * Generic replica reconciliation for several same-role views of one session (any representation).
- * Equivalence is decided on the finalized view with provenance removed: the replacement-safe digest
- * of the session, its messages and its tool calls, ignoring workspace path, source instances,
- * diagnostics and source keys. Equivalent replicas become one view whose other instances are
- * `equivalent-replica`; divergent ones become one `ambiguous` view with no messages and a
- * REPLICA_DIVERGENT diagnostic naming only opaque occurrence refs. Nothing is ever picked or unioned.
+ * Reconciles same-role views of one session: equivalent (same digests without provenance) replicas
+ * become one view, the others' instances `equivalent-replica`; divergent ones one `ambiguous` view
+ * with REPLICA_DIVERGENT. Nothing is ever picked or unioned.
  */
 import { diagnostic } from '../../shared/diagnostic.js';
 import { InternalError } from '../../shared/errors.js';

@@ -1,8 +1,7 @@
 /**
  * store.db leaves → view messages (cursor-formats §2.4–§2.5): AI-SDK and OpenAI forms, `system`
- * ignored, `tool` leaves joined to calls by exact call ID, identity `store:v1:db:<leaf>:<n>`.
- * Missing blobs, malformed leaves, unsupported blocks and orphan results are counted as problems
- * (the view becomes partial); nothing is guessed.
+ * ignored, `tool` leaves joined to calls by exact call ID. Missing blobs, malformed leaves,
+ * unsupported blocks and orphan results make the view partial; nothing is guessed.
  */
 import type { StoreLeaf } from '../../extract/store/store-contribution.js';
 import type { ViewMessage } from '../session-view.js';

@@ -1,8 +1,8 @@
 /**
- * Store message identity v1: `store:v1:db:<leaf hash>:<n>` and
- * `store:v1:transcript:<sha256 canonical {role, content, toolActivity, sourceRelationships}>:<n>`,
- * with `n` the one-based occurrence of the same fingerprint in source-native order. A Store-only
- * ID equal to one already taken gets the smallest free `:collision:<n>`.
+ * Store message identity v1: `store:v1:db:<leaf hash>:<n>` and `store:v1:transcript:<sha256
+ * canonical {role, content, toolActivity, sourceRelationships}>:<n>`, `n` counting equal
+ * fingerprints in source order. A Store-only ID already taken gets the smallest free
+ * `:collision:<n>`.
  */
 import { canonicalHash } from '../../shared/json/canonical-json.js';
 

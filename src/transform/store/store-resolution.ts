@@ -1,9 +1,7 @@
 /**
- * Representation selection for one Store session UUID (cursor-formats §2.7 step 4, Matrix v1):
- * a usable store.db is the sole backbone and transcripts are `superseded`; else a transcript with
- * messages is primary (degraded when a DB was expected or its expectation is unknown); else a
- * metadata-only degraded row. Replicas of the chosen role reconcile or become one ambiguity row.
- * Off-scope occurrences never reach this point (the pipeline's scope plan records them).
+ * Representation choice for one Store session (cursor-formats §2.7 step 4): a usable store.db is
+ * the backbone and transcripts `superseded`; else a transcript with messages is primary; else a
+ * metadata-only degraded row. Same-role replicas reconcile or become one ambiguity.
  */
 import type { StoreContribution } from '../../extract/store/store-contribution.js';
 import { reconcileReplicas } from '../replicas/reconcile-replicas.js';

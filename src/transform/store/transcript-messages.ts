@@ -1,9 +1,7 @@
 /**
- * Agent transcript records → view messages and the transcript state (cursor-formats §2.6).
- * Lifecycle frames (`turn_ended`) are not messages and do not degrade the state; `type:error`
- * lines, unsupported records/blocks, malformed frames, a partial tail or a cut-short read do.
- * Identity: `store:v1:transcript:<sha256 canonical {role, content, toolActivity,
- * sourceRelationships}>:<n>` in physical line order.
+ * Agent transcript records → view messages and state (cursor-formats §2.6). `turn_ended` frames are
+ * not messages; errors, unsupported records, malformed frames, a partial tail or a cut read degrade
+ * the state. Identity `store:v1:transcript:<sha256>:<n>` in line order.
  */
 import type { StoreTranscriptData } from '../../extract/store/store-contribution.js';
 import type { ViewMessage } from '../session-view.js';

@@ -1,9 +1,7 @@
 /**
- * The workspace scope step between catalog and hydrate. The `--workspace` argument is matched
- * against the memberships the catalog found (metadata only), so WORKSPACE_AMBIGUOUS is raised before
- * any conversation payload is read. Per session, members inside the scope are hydrated; known
- * off-scope members are omitted (never opened) unless cross-workspace sources were opted into for
- * this already selected session, in which case they are hydrated and disclosed.
+ * The workspace scope step between catalog and hydrate: `--workspace` is matched against catalogued
+ * memberships, so WORKSPACE_AMBIGUOUS comes before any payload read. In-scope members are hydrated;
+ * off-scope ones are omitted unless cross-workspace sources were opted into.
  */
 import type { SessionOccurrence } from '../../extract/source-adapter.js';
 import type { WorkspaceScope } from '../../extract/workspace-scope.js';

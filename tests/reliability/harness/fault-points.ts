@@ -1,15 +1,8 @@
 /**
- * A `node --import` preload that numbers every fault point of an `etl` child without touching
- * product code: SQLite reads (extraction), DuckDB statements (transaction open, delete, commit,
- * ledger update, Parquet COPY), appender rows (mid-append) and, under ETL_FAULT_FS_ROOT, file
- * system calls (Parquet publication: state files, hard links, manifest, `CURRENT` rename, GC).
- * With ETL_FAULT_AT=<n> the process SIGKILLs itself at point n; with ETL_FAULT_ERROR=<errno code>
- * (ENOSPC, EIO) it throws that storage error there, as DuckDB reports it (an "IO Error" message) at
- * DuckDB points and as Node does (`code`) at file system points; with ETL_FAULT_PAUSE=<file> it
- * writes `<file>.paused` (JSON: pid, point number, label, SQL) and blocks until `<file>` exists (so
- * a test can act while the run holds its state). ETL_FAULT_AT_SQL=<regex> makes the fault point the
- * first SQLite read whose SQL matches, instead of a number (a hold found from what the run reads).
- * ETL_FAULT_LOG lists the labels of every point reached.
+ * A `node --import` preload numbering every fault point of an `etl` child (SQLite reads, DuckDB
+ * statements, appender rows, and file system calls under ETL_FAULT_FS_ROOT). At point ETL_FAULT_AT
+ * it SIGKILLs, throws ETL_FAULT_ERROR or waits for ETL_FAULT_PAUSE; ETL_FAULT_AT_SQL picks a read
+ * by SQL.
  */
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';

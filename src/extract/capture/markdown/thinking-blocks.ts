@@ -1,8 +1,8 @@
 /**
- * SpecStory renders model thinking as `<think><details><summary>Thought Process</summary>…</details></think>`
- * (some files carry the `<details><summary>Thought Process</summary>` block alone). Such a block is
- * the message's thinking, not its text: it is split out (only outside fenced code, only when it is
- * closed), and a `---` step separator that is left with an empty step is dropped.
+ * SpecStory renders thinking as `<think><details><summary>Thought
+ * Process</summary>…</details></think>` (or the `<details>` block alone): outside fenced code and
+ * when closed, it is the message's thinking, not its text; a `---` separator left with an empty
+ * step is dropped.
  */
 
 export interface SplitTurn {
