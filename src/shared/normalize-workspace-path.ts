@@ -1,8 +1,7 @@
 /**
  * Lexical workspace path normalization (contract "Workspace matching"): paths are never resolved on
- * disk, because historical and foreign-platform paths need not exist on this machine. Every source's
- * folder (Composer URIs, Store and capture `cwd`, Cloud repositories) goes through this module, so one
- * folder is one stored value; `docs/workspaces.md` states the rules.
+ * disk, since historical and foreign paths need not exist here. Every source's folder goes through
+ * this module, so one folder is one stored value (docs/workspaces.md).
  */
 
 /**
@@ -68,10 +67,9 @@ function normalizePlainPath(path: string): NormalizedPath | null {
 }
 
 /**
- * A Git repository URL (`https://host/o/r.git`, `host/o/r`, `git@host:o/r.git`, `ssh://git@host/o/r`)
- * as `https://<host>/<path>`: credentials, port, query, `.git` and trailing separators dropped, the
- * host lower-cased. The path keeps its case (hosts differ in whether it matters). Null when no host
- * and path can be read.
+ * A Git repository URL (`https://host/o/r.git`, `host/o/r`, `git@host:o/r.git`,
+ * `ssh://git@host/o/r`) as `https://<host>/<path>`: credentials, port, query, `.git` and trailing
+ * separators dropped, host lower-cased, path case kept. Null without a host and path.
  */
 export function normalizeRepositoryUrl(input: string): NormalizedPath | null {
   const text = input.normalize('NFC');

@@ -1,9 +1,7 @@
 /**
- * Which session a `bubbleId:<composerId>:<bubbleId>` key belongs to. Both IDs may hold `:`, so a key
- * is never split at a colon alone: its owner is the longest colon-bounded prefix that names a
- * composer with a `composerData:` row, else (a session known only by its bubbles) the text before
- * the first colon. Only composer IDs holding `:` can own a key beyond its first colon, so only those
- * are kept; a session's key range then excludes the ranges of the composers nested in it.
+ * Which session a `bubbleId:<composerId>:<bubbleId>` key belongs to: both IDs may hold `:`, so the
+ * owner is the longest colon-bounded prefix naming a composer with a `composerData:` row, else the
+ * text before the first colon. Only composer IDs holding `:` are kept.
  */
 import type Database from 'better-sqlite3';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
