@@ -103,7 +103,10 @@ export const sessionsTable = defineTable('sessions', 'One row per logical Cursor
   total_input_tokens: nullable('bigint', 'Sum of non-zero per-message input tokens; NULL when none known.'),
   total_output_tokens: nullable('bigint', 'Sum of non-zero per-message output tokens; NULL when none known.'),
   parent_session_id: nullable('text', 'Parent session for subagent sessions, when evidence links them.'),
-  view_digest: column('text', 'SHA-256 of canonical JSON v1 of the replacement-safe view (see docs).'),
+  view_digest: column(
+    'text',
+    'SHA-256 of the canonical JSON of the session content rows; where the data was read from stays out (docs/workspaces.md).',
+  ),
   message_identity_version: column('int', 'Message identity version; always 1.'),
   extensions: nullable('json', 'Unknown or source-specific fields preserved as JSON.'),
 });
@@ -162,7 +165,10 @@ export const sourceInstancesTable = defineTable(
     state: oneOf(INSTANCE_STATES, 'What happened to this contributor.'),
     occurrence_ref: column('text', 'Opaque occurrence reference (a hash), never a path.'),
     carrier: oneOf(CARRIERS, 'Where the data was read from: live default, custom path, backup, capture.'),
-    workspace_path: nullable('text', 'Normalized workspace path of this contributor, when known.'),
+    workspace_path: nullable(
+      'text',
+      'Normalized workspace path of this contributor (docs/workspaces.md), when known.',
+    ),
     reason_code: nullable('text', 'Why the contributor was omitted, failed or superseded.'),
   },
 );

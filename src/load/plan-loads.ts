@@ -1,12 +1,14 @@
 /** Applies `decideLoad` to a batch: one action per session, and the sessions that must be written. */
 import type { NormalizedSession } from '../transform/normalized-session.js';
-import { isBackupOnly } from './carrier-provenance.js';
+import { isBackupOnly, provenanceKey } from './carrier-provenance.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, decideLoad, type LoadPolicy } from './replace-decision.js';
 import type { LoadResult } from './target.js';
 
 export interface LoadPlan {
   results: LoadResult[];
   writes: NormalizedSession[];
+  /** Unchanged sessions read from another place: only their provenance (source instances) is rewritten. */
+  relocated: NormalizedSession[];
 }
 
 export function planLoads(
@@ -30,5 +32,13 @@ export function planLoads(
   const writes = sessions.filter(
     (_, i) => results[i]!.action === 'insert' || results[i]!.action === 'replace',
   );
-  return { results, writes };
+  const relocated = sessions.filter((s, i) => {
+    const provenance = archived.get(s.session.session_id)?.provenance;
+    return (
+      results[i]!.action === 'unchanged' &&
+      provenance !== undefined &&
+      provenance !== provenanceKey(s.sourceInstances)
+    );
+  });
+  return { results, writes, relocated };
 }

@@ -10,6 +10,8 @@ export interface ArchivedState {
   fidelity: 'complete' | 'partial';
   /** True when a contributor of the archived view was read from a non-backup carrier. */
   liveContributed?: boolean;
+  /** The archived instances' `provenanceKey`, when the target can update provenance in place. */
+  provenance?: string;
 }
 
 export interface IncomingState {

@@ -25,7 +25,7 @@ import {
   serializePolicy,
 } from '../../shared/redaction-policy.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
-import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
+import { LIVE_CONTRIBUTION_SQL, PROVENANCE_KEY_SQL } from '../carrier-provenance.js';
 import { planLoads } from '../plan-loads.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch } from '../sync-ledger.js';
@@ -135,8 +135,8 @@ export class DuckDbTarget implements WarehouseTarget {
       sessions.length === 0
         ? new Map<string, ArchivedState>()
         : await this.archivedStates(sessions.map((s) => s.session.session_id));
-    const { results, writes } = planLoads(sessions, archived, policy);
-    if (writes.length === 0 && ledger === undefined) return results;
+    const { results, writes, relocated } = planLoads(sessions, archived, policy);
+    if (writes.length === 0 && relocated.length === 0 && ledger === undefined) return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
     let rows = 0;
     await this.inTransaction(async () => {
@@ -149,6 +149,17 @@ export class DuckDbTarget implements WarehouseTarget {
           );
         }
         faultPoint('batch-deleted');
+      }
+      if (relocated.length > 0) {
+        // Provenance is updated in place: the content rows and the digest stay as they are.
+        const ids = relocated.map((s) => s.session.session_id);
+        await this.connection.run(
+          `DELETE FROM ${sourceInstancesTable.name} WHERE session_id IN (${placeholders(ids.length)})`,
+          ids,
+        );
+        const instances = relocated.flatMap((s) => s.sourceInstances);
+        await appendToTable(this.connection, sourceInstancesTable, instances);
+        rows += instances.length;
       }
       if (writes.length > 0) {
         const messages = writes.flatMap((s) => s.messages);
@@ -163,7 +174,7 @@ export class DuckDbTarget implements WarehouseTarget {
         await appendToTable(this.connection, toolCallsTable, toolCalls);
         await appendToTable(this.connection, sourceInstancesTable, sourceInstances);
         faultPoint('batch-appended');
-        rows = writes.length + messages.length + toolCalls.length + sourceInstances.length;
+        rows += writes.length + messages.length + toolCalls.length + sourceInstances.length;
       }
       if (ledger !== undefined) {
         await this.ledger.writeBatch(ledger, results);
@@ -253,7 +264,8 @@ export class DuckDbTarget implements WarehouseTarget {
   private async archivedStates(ids: string[]): Promise<Map<string, ArchivedState>> {
     const reader = await this.connection.runAndReadAll(
       `SELECT s.session_id, s.view_digest, s.fidelity,
-         EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live
+         EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live,
+         (SELECT ${PROVENANCE_KEY_SQL} FROM source_instances i WHERE i.session_id = s.session_id) AS provenance
          FROM sessions s WHERE s.session_id IN (${placeholders(ids.length)})`,
       ids,
     );
@@ -263,6 +275,7 @@ export class DuckDbTarget implements WarehouseTarget {
         viewDigest: String(row.view_digest),
         fidelity: row.fidelity === 'complete' ? 'complete' : 'partial',
         liveContributed: row.live === true,
+        provenance: String(row.provenance),
       });
     }
     return map;

@@ -4,6 +4,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
+import { recomputeViewDigests } from './recompute-digests.js';
 
 export const WAREHOUSE_SCHEMA_VERSION = 3;
 
@@ -72,14 +73,19 @@ const MIGRATIONS: Record<number, readonly string[]> = {
   ],
   // v2 → v3: a warehouse may hold a redaction policy (`etl_meta` key `redaction_policy`, no DDL);
   // the version makes builds that ignore it refuse the warehouse instead of loading plaintext into it.
+  // The view digest leaves provenance out from v3 on: `RECOMPUTE_DIGESTS_AFTER` rewrites the stored ones.
   2: [],
 };
+
+/** Steps after which every stored digest is recomputed (the digest definition changed with them). */
+const RECOMPUTE_DIGESTS_AFTER = new Set([2]);
 
 /** Brings a warehouse of `from` up to the current version; returns the steps applied. */
 export async function migrate(connection: DuckDBConnection, from: number): Promise<number[]> {
   const applied: number[] = [];
   for (let version = from; version < WAREHOUSE_SCHEMA_VERSION; version++) {
     for (const sql of MIGRATIONS[version] ?? []) await connection.run(sql);
+    if (RECOMPUTE_DIGESTS_AFTER.has(version)) await recomputeViewDigests(connection);
     applied.push(version);
   }
   await connection.run("UPDATE etl_meta SET value = $1 WHERE key = 'schema_version'", [

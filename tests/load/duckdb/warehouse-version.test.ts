@@ -109,4 +109,24 @@ describe('warehouse schema/ledger version', () => {
     );
     expect(columns.rows.map((r) => r.column_name)).toContain('payload_bytes_read');
   }, 120_000);
+
+  it('a version 2 warehouse with digests of the previous definition converges in the migration: nothing replaced, verify clean', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await load(path);
+    const digests = () =>
+      withReadOnlyWarehouse(
+        path,
+        async (c) => (await runQuery(c, 'select view_digest from sessions order by session_id')).rows,
+      );
+    const current = await digests();
+    // The previous definition hashed provenance too: any other stored value stands for it.
+    await sql(path, [
+      "UPDATE sessions SET view_digest = sha256('v1:' || session_id)",
+      "UPDATE etl_meta SET value = '2' WHERE key = 'schema_version'",
+    ]);
+    const migrated = await load(path);
+    expect(migrated.map((r) => r.action)).toEqual(sessions.map(() => 'unchanged'));
+    expect(await digests()).toEqual(current);
+    expect(await withReadOnlyWarehouse(path, verifyWarehouse)).toMatchObject({ problems: [] });
+  }, 120_000);
 });

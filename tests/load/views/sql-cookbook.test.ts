@@ -80,6 +80,10 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
     expect(rows.reduce((n, r) => n + Number(r.sessions), 0)).toBe(3);
     expect(rows.reduce((n, r) => n + Number(r.messages), 0)).toBe(12);
   },
+  'What happened in one project folder, on any machine?': (rows) =>
+    expect(rows).toEqual([
+      { workspace: '/home/dev/acme-api', sessions: 2, messages: 9, tool_calls: 3, sources: 1 },
+    ]),
   'How do tool calls break down per day and status?': (rows) =>
     expect(rows.map((r) => [r.day, r.tool, r.status, r.calls])).toEqual([
       ['2025-10-13', 'run_terminal_cmd', 'completed', 1],
