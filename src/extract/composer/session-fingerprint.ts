@@ -1,12 +1,13 @@
 /**
- * A global session's change evidence: its bubble rows' count, max rowid and summed rowids, plus the
- * `composerData` row's rowid and length. Every write Cursor makes is an INSERT into a `UNIQUE ON
- * CONFLICT REPLACE` table, which gives the row a new rowid, so the bubbles' evidence comes from the
- * key index alone: value lengths cost a table lookup per bubble (~6x the index-only query).
- * It is computed only when asked for: a complete hydration, which read the same rows in the same
- * snapshot, supplies it without the catalog's stats query.
+ * A global session's change evidence. The cheap part: its bubble rows' count, max rowid and summed
+ * rowids, plus the `composerData` row's rowid and length. Cursor writes by INSERT into a `UNIQUE ON
+ * CONFLICT REPLACE` table, which gives the row a new rowid, so that part comes from the key index
+ * alone (value lengths cost a table lookup per bubble, ~6x the index-only query). Other tools
+ * `UPDATE` in place, which keeps every rowid: the content part, a SHA-256 over the session's values
+ * in rowid order, sees that, but reads every value, so it is computed only when asked for.
+ * A complete hydration, which read the same rows in the same snapshot, supplies both for free.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 
 export interface SessionStats {
   rows: number;
@@ -22,24 +23,58 @@ export function fingerprintOf(stats: SessionStats): string {
     .digest('hex');
 }
 
-/** The stats query of one global DB, shared by its sessions' fingerprints. */
-export type SessionStatsQuery = (composerId: string) => SessionStats;
+/** The content part, fed the `composerData` value (or its absence) and then each bubble by rowid. */
+export class ContentDigest {
+  private readonly hash: Hash = createHash('sha256');
 
-/** Holds only its session's ID beside the shared query: a closure per session cost ~200 B each. */
+  doc(bytes: Uint8Array | null | undefined): void {
+    this.value(bytes === undefined ? 'absent' : bytes);
+  }
+
+  bubble(rowid: number, bytes: Uint8Array | null): void {
+    this.hash.update(`r${rowid};`);
+    this.value(bytes);
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+
+  private value(bytes: Uint8Array | null | 'absent'): void {
+    if (bytes === 'absent' || bytes === null) this.hash.update(bytes === null ? 'n;' : 'a;');
+    else this.hash.update(`${bytes.length};`).update(bytes);
+  }
+}
+
+/** The queries of one global DB, shared by its sessions' fingerprints. */
+export interface SessionEvidenceQuery {
+  stats(composerId: string): SessionStats;
+  content(composerId: string): string;
+}
+
+/** Holds only its session's ID beside the shared queries: a closure per session cost ~200 B each. */
 export class LazyFingerprint {
   private value: string | null = null;
+  private contentValue: string | null = null;
   constructor(
-    private readonly query: SessionStatsQuery,
+    private readonly query: SessionEvidenceQuery,
     private readonly composerId: string,
   ) {}
 
-  /** Stats a hydration gathered from the rows it read; ignored once the fingerprint is known. */
-  supply(stats: SessionStats): void {
+  /** What a hydration gathered from the rows it read; ignored once known. */
+  supply(stats: SessionStats, content: string | null): void {
     this.value ??= fingerprintOf(stats);
+    this.contentValue ??= content;
   }
 
   get(): string {
-    this.value ??= fingerprintOf(this.query(this.composerId));
+    this.value ??= fingerprintOf(this.query.stats(this.composerId));
     return this.value;
+  }
+
+  /** The content part: computed when `compute` asks for it, else only if a hydration supplied it. */
+  content(compute: boolean): string | null {
+    if (compute) this.contentValue ??= this.query.content(this.composerId);
+    return this.contentValue;
   }
 }

@@ -72,7 +72,8 @@ const MIGRATIONS: Record<number, readonly string[]> = {
   ],
   // v2 → v3: a warehouse may hold a redaction policy (`etl_meta` key `redaction_policy`, no DDL);
   // the version makes builds that ignore it refuse the warehouse instead of loading plaintext into it.
-  2: [],
+  // Memberships gain a content digest (NULL on older rows: such a session is re-read when checked).
+  2: ['ALTER TABLE etl_session_sources ADD COLUMN IF NOT EXISTS content_fingerprint VARCHAR'],
 };
 
 /** Brings a warehouse of `from` up to the current version; returns the steps applied. */
