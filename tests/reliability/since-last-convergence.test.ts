@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { changesForSeed, checkConvergence } from '../helpers/sync-convergence.js';
 
 /** `SINCE_LAST_SEQUENCES` / `SINCE_LAST_STEPS` / `SINCE_LAST_FIRST_SEED` widen or replay the sweep. */
-const SEQUENCES = Number(process.env.SINCE_LAST_SEQUENCES ?? 40);
-const STEPS = Number(process.env.SINCE_LAST_STEPS ?? 8);
+const SEQUENCES = Number(process.env.SINCE_LAST_SEQUENCES ?? 25);
+const STEPS = Number(process.env.SINCE_LAST_STEPS ?? 6);
 const FIRST_SEED = Number(process.env.SINCE_LAST_FIRST_SEED ?? 20_000);
 
 describe('--since-last converges to exactly what a full run loads (sweep)', { timeout: 3_600_000 }, () => {
