@@ -61,6 +61,10 @@ export const sessionSourcesTable = defineTable(
     source_key: column('text', 'Opaque source key.'),
     occurrence_ref: column('text', 'Opaque occurrence reference.'),
     session_fingerprint: nullable('text', 'Per-session change evidence inside the source, when available.'),
+    content_fingerprint: nullable(
+      'text',
+      'Per-session content digest inside the source, when known (sees in-place updates of rows).',
+    ),
     last_seen_run: column('text', 'Last run whose load transaction covered this occurrence.'),
   },
 );

@@ -135,6 +135,7 @@ CREATE TABLE IF NOT EXISTS etl_session_sources (
   source_key VARCHAR NOT NULL,
   occurrence_ref VARCHAR NOT NULL,
   session_fingerprint VARCHAR,
+  content_fingerprint VARCHAR,
   last_seen_run VARCHAR NOT NULL
 );
 

@@ -114,12 +114,16 @@ export function buildProgram(
         return queryCommand(sql, cmd.optsWithGlobals(), createOutput(json(cmd)));
       }),
     );
-  program
-    .command('verify')
-    .description('recompute digests and check the warehouse; exit 5 on any mismatch')
-    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
+  addSourceOptions(
+    program
+      .command('verify')
+      .description('recompute digests and check the warehouse; exit 5 on any mismatch'),
+  )
     .option('--secrets', 'scan for secrets instead; exit 5 when a redacted warehouse holds any')
-    .option('--json', 'machine-readable output')
+    .option(
+      '--sources',
+      'compare the archive with a fresh read of the sources (the source options of etl run), writing nothing; exit 5 when they differ',
+    )
     .action(
       guarded(async (_opts, cmd: Command) => {
         const { verifyCommand } = await import('./commands/verify.js');

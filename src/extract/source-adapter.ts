@@ -46,6 +46,12 @@ export interface SessionOccurrence {
   workspaceMemberships?: readonly string[];
   /** Cheap per-session change evidence inside a source (no payload read), when available. */
   sessionFingerprint?: string;
+  /**
+   * Evidence the cheap one can miss (an in-place `UPDATE` keeps counts and rowids), when the source
+   * has it: known for free once hydrated, read from the source only when `compute` asks; null
+   * when unknown.
+   */
+  contentFingerprint?(compute: boolean): string | null;
   /** Adapter-private data needed to hydrate this occurrence (never leaves extract). */
   handle: unknown;
 }

@@ -20,6 +20,7 @@ export interface Membership {
   sourceKey: string;
   occurrenceRef: string;
   sessionFingerprint: string | null;
+  contentFingerprint: string | null;
 }
 
 /** A source whose ledger row advances with the final batch of a run. */

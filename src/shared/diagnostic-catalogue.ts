@@ -517,6 +517,22 @@ export const CATALOGUE = {
         remedy: z.string(),
       }),
   },
+  SOURCES_DIFFER_FROM_ARCHIVE: {
+    severity: [],
+    exit: 'integrity',
+    meaning:
+      'etl verify --sources found sessions that differ, are missing or are gone from the sources (IDs only).',
+    remedy: 'Run etl run (without --since-last) with the same source options.',
+    details: (z) =>
+      z.object({
+        sessionsRead: z.number(),
+        sessionsArchived: z.number(),
+        differ: z.array(z.string()),
+        missing: z.array(z.string()),
+        extra: z.array(z.string()),
+        remedy: z.string(),
+      }),
+  },
   SOURCE_LIMIT_CONFIGURATION_INVALID: {
     severity: [],
     exit: 'usage',

@@ -5,6 +5,7 @@
 import type { LedgerFinal, Membership } from '../load/sync-ledger.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import type { CatalogEntry } from './catalog-sources.js';
+import { membershipsOf } from './ledger/since-last-plan.js';
 import { keptSessionDiagnostics } from './load-diagnostics.js';
 import type { Plan } from './plan-run.js';
 import { tally } from './run-counts.js';
@@ -15,15 +16,6 @@ const BATCH_ROWS = 50_000;
 // A batch is held in memory twice (JS rows, then DuckDB's transaction); bounding it by payload bytes
 // keeps peak RSS flat whatever the session sizes.
 const BATCH_PAYLOAD_BYTES = 8 * 1024 * 1024;
-
-function membershipsOf(entries: readonly CatalogEntry[]): Membership[] {
-  return entries.map(({ occurrence }) => ({
-    sessionId: occurrence.sessionId,
-    sourceKey: occurrence.sourceKey,
-    occurrenceRef: occurrence.occurrenceRef,
-    sessionFingerprint: occurrence.sessionFingerprint ?? null,
-  }));
-}
 
 export class SessionBatches {
   private batch: NormalizedSession[] = [];

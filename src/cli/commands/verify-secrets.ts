@@ -1,21 +1,14 @@
 /** `etl verify --secrets`: suspected secrets by table, column and session; exit 5 when a redacted warehouse holds any. */
-import { storedMeta } from '../../load/duckdb/warehouse-version.js';
-import { DatasetLayout } from '../../load/parquet/dataset-layout.js';
-import { readCurrentManifest } from '../../load/parquet/dataset-manifest.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
+import { storedRedactionPolicy } from '../../load/stored-redaction-policy.js';
 import { IntegrityError } from '../../shared/errors.js';
-import { parsePolicy, REDACTION_POLICY_KEY } from '../../shared/redaction-policy.js';
 import { scanArchiveForSecrets } from '../../sync/verify-secrets.js';
 import type { Output } from '../output.js';
 import type { TargetSpec } from '../target-spec.js';
 
 export async function verifySecrets(target: TargetSpec, output: Output): Promise<number> {
   const { policy, report } = await withReadOnlyTarget(target, async (connection) => {
-    const stored =
-      target.kind === 'duckdb'
-        ? (await storedMeta(connection))?.get(REDACTION_POLICY_KEY)
-        : readCurrentManifest(new DatasetLayout(target.path))?.redaction;
-    const policy = parsePolicy(stored);
+    const policy = await storedRedactionPolicy(target, connection);
     return { policy, report: await scanArchiveForSecrets(connection, policy) };
   });
   const redacted = policy?.enabled === true;

@@ -1,16 +1,23 @@
-/** `etl verify`: integrity check of the warehouse; exit 5 on any mismatch. */
+/** `etl verify`: integrity check of the warehouse (or, with --sources, against the sources); exit 5 on any mismatch. */
 
 import { verifyWarehouse } from '../../load/duckdb/verify-warehouse.js';
 import { assertCurrentSchema } from '../../load/duckdb/warehouse-version.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
-import { IntegrityError } from '../../shared/errors.js';
+import { IntegrityError, UsageError } from '../../shared/errors.js';
 import type { Output } from '../output.js';
+import type { RunFlags } from '../run-options.js';
 import { parseTargetSpec } from '../target-spec.js';
 
 export async function verifyCommand(
-  flags: { target?: string; secrets?: boolean },
+  flags: RunFlags & { secrets?: boolean; sources?: boolean },
   output: Output,
 ): Promise<number> {
+  if (flags.secrets && flags.sources) {
+    throw new UsageError('USAGE_ERROR', '--secrets and --sources are separate checks; run one at a time', {
+      reason: 'conflicting-options',
+    });
+  }
+  if (flags.sources) return (await import('./verify-sources.js')).verifySources(flags, output);
   const target = parseTargetSpec(flags.target);
   if (flags.secrets) return (await import('./verify-secrets.js')).verifySecrets(target, output);
   const report = await withReadOnlyTarget(target, async (connection) => {

@@ -160,7 +160,7 @@ export class ComposerAdapter implements SourceAdapter {
       const contribution: ComposerWorkspaceContribution = { kind: 'composer-workspace', occurrence, ...read };
       return contribution;
     }
-    const { stats, read } = readGlobalSession(
+    const { stats, content, read } = readGlobalSession(
       snapshot.db,
       handle.composerId,
       handle.excluded,
@@ -168,7 +168,7 @@ export class ComposerAdapter implements SourceAdapter {
       ctx.counters,
       scope,
     );
-    if (stats !== null) handle.fingerprint.supply(stats);
+    if (stats !== null) handle.fingerprint.supply(stats, content);
     const contribution: ComposerGlobalBytesContribution = {
       kind: 'composer-global-bytes',
       occurrence,

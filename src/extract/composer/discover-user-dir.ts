@@ -3,10 +3,12 @@ import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Diagnostic, type DiagnosticSink, diagnostic } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
+import { canonicalHash } from '../../shared/json/canonical-json.js';
 import type { SourceKind } from '../../shared/source-fingerprint.js';
 import { fingerprintFile, sourceKeyFor } from '../fs/source-identity.js';
 import { listUtf8Entries } from '../fs/utf8-entry-names.js';
 import type { Carrier, DiscoveredSource } from '../source-adapter.js';
+import { readWorkspaceJson } from './workspace-json.js';
 
 const SQLITE_SIDECARS = ['-wal'] as const;
 
@@ -63,7 +65,6 @@ export function discoverUserDir(
   keyFor: SourceKeyDeriver = sourceKeyFor,
   diagnostics?: DiagnosticSink,
 ): DiscoveredSource[] {
-  const sources: DiscoveredSource[] = [];
   const globalDb = join(userDir, 'globalStorage', 'state.vscdb');
   const globalType = entryType(globalDb);
   if (globalType !== 'file' && globalType !== 'absent') {
@@ -72,28 +73,39 @@ export function discoverUserDir(
       reason: 'not-a-regular-file',
     });
   }
-  if (globalType === 'file') {
-    sources.push({
-      sourceKey: keyFor('composer-global-db', globalDb),
-      kind: 'composer-global-db',
-      carrier,
-      locator: globalDb,
-      fingerprint: fingerprintFile(globalDb, SQLITE_SIDECARS),
-    });
-  }
+  const workspaces: DiscoveredSource[] = [];
+  // What each workspace contributes to attribution: the global DB's sessions name workspaces by
+  // storage ID, so the whole list shapes them, and its own path shapes each workspace's sessions.
+  const attribution: [string, string | null][] = [];
   const workspaceRoot = join(userDir, 'workspaceStorage');
   if (entryType(workspaceRoot) === 'directory') {
     for (const name of workspaceDirNames(workspaceRoot, diagnostics)) {
       const db = join(workspaceRoot, name, 'state.vscdb');
       if (entryType(db) !== 'file') continue;
-      sources.push({
+      const workspacePath = readWorkspaceJson(join(workspaceRoot, name, 'workspace.json'));
+      attribution.push([name, workspacePath]);
+      workspaces.push({
         sourceKey: keyFor('composer-workspace-db', db),
         kind: 'composer-workspace-db',
         carrier,
         locator: db,
-        fingerprint: fingerprintFile(db, SQLITE_SIDECARS),
+        fingerprint: {
+          ...fingerprintFile(db, SQLITE_SIDECARS),
+          metadataDigest: canonicalHash(workspacePath),
+        },
       });
     }
   }
-  return sources;
+  if (globalType !== 'file') return workspaces;
+  const global: DiscoveredSource = {
+    sourceKey: keyFor('composer-global-db', globalDb),
+    kind: 'composer-global-db',
+    carrier,
+    locator: globalDb,
+    fingerprint: {
+      ...fingerprintFile(globalDb, SQLITE_SIDECARS),
+      metadataDigest: canonicalHash(attribution),
+    },
+  };
+  return [global, ...workspaces];
 }

@@ -14,7 +14,7 @@ import {
 import { cachedStatement } from '../sqlite/statement-cache.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 import { BUBBLE_PREFIX, BubbleKeyOwners, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
-import { LazyFingerprint, type SessionStats } from './session-fingerprint.js';
+import { ContentDigest, LazyFingerprint, type SessionEvidenceQuery } from './session-fingerprint.js';
 
 /** One session's bubble stats: it names only `key` and `rowid`, so SQLite answers from the key index. */
 export const SESSION_STATS_SQL = `SELECT count(*) AS n, max(rowid) AS maxRow, total(rowid) AS rowSum
@@ -41,29 +41,55 @@ export function* scanGlobalSessions(
     `SELECT rowid AS rid, octet_length(value) AS len FROM cursorDiskKV
       WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
   );
-  const query = (composerId: string): SessionStats => {
-    const prefix = `${BUBBLE_PREFIX}${composerId}:`;
-    const excluded = owners.excluded(composerId);
-    const s = cachedStatement(db, SESSION_STATS_SQL + excludedPrefixesSql(excluded.length)).get(
-      prefix,
-      prefixUpperBound(prefix),
-      Buffer.byteLength(prefix),
-      prefix,
-      ...excludedPrefixesParams(excluded),
-    ) as {
-      n: number;
-      maxRow: number | null;
-      rowSum: number;
-    };
-    const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
-    const doc = composerRow.get(dataKey, dataKey) as { rid: number; len: number | null } | undefined;
-    return {
-      rows: s.n,
-      maxRowid: s.maxRow,
-      rowidSum: s.rowSum,
-      docRowid: doc?.rid ?? null,
-      docBytes: doc?.len ?? null,
-    };
+  const docValue = db.prepare(
+    `SELECT CAST(value AS BLOB) AS v FROM cursorDiskKV WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+  );
+  // The same rows as the stats query (and a hydration), in rowid order.
+  const bubbleValuesSql = (excluded: number): string =>
+    `SELECT rowid AS r, CAST(value AS BLOB) AS v FROM cursorDiskKV
+      WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)${excludedPrefixesSql(excluded)}
+      ORDER BY rowid`;
+  const query: SessionEvidenceQuery = {
+    stats(composerId) {
+      const prefix = `${BUBBLE_PREFIX}${composerId}:`;
+      const excluded = owners.excluded(composerId);
+      const s = cachedStatement(db, SESSION_STATS_SQL + excludedPrefixesSql(excluded.length)).get(
+        prefix,
+        prefixUpperBound(prefix),
+        Buffer.byteLength(prefix),
+        prefix,
+        ...excludedPrefixesParams(excluded),
+      ) as {
+        n: number;
+        maxRow: number | null;
+        rowSum: number;
+      };
+      const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
+      const doc = composerRow.get(dataKey, dataKey) as { rid: number; len: number | null } | undefined;
+      return {
+        rows: s.n,
+        maxRowid: s.maxRow,
+        rowidSum: s.rowSum,
+        docRowid: doc?.rid ?? null,
+        docBytes: doc?.len ?? null,
+      };
+    },
+    content(composerId) {
+      const digest = new ContentDigest();
+      const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
+      digest.doc((docValue.get(dataKey, dataKey) as { v: Buffer | null } | undefined)?.v);
+      const prefix = `${BUBBLE_PREFIX}${composerId}:`;
+      const excluded = owners.excluded(composerId);
+      const rows = cachedStatement(db, bubbleValuesSql(excluded.length)).iterate(
+        prefix,
+        prefixUpperBound(prefix),
+        Buffer.byteLength(prefix),
+        prefix,
+        ...excludedPrefixesParams(excluded),
+      );
+      for (const row of rows as Iterable<{ r: number; v: Buffer | null }>) digest.bubble(row.r, row.v);
+      return digest.digest();
+    },
   };
   const entry = (composerId: string): GlobalCatalogEntry => ({
     composerId,
@@ -93,6 +119,6 @@ export function* scanGlobalSessions(
   }
   // The skip-scan jumps over the ranges of sessions nested in a session it found.
   for (const composerId of owners.colonIds) {
-    if (!yielded.has(composerId) && query(composerId).rows > 0) yield entry(composerId);
+    if (!yielded.has(composerId) && query.stats(composerId).rows > 0) yield entry(composerId);
   }
 }

@@ -32,4 +32,9 @@ export class GlobalOccurrence implements SessionOccurrence {
   get sessionFingerprint(): string {
     return this.handle.fingerprint.get();
   }
+
+  /** After a complete hydration this is free; before it, `compute` reads the session's values. */
+  contentFingerprint(compute: boolean): string | null {
+    return this.handle.fingerprint.content(compute);
+  }
 }

@@ -12,7 +12,7 @@ import { HydrationBudget, type KeyRowMeta, KeysetPager } from '../sqlite/keyset-
 import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import { BUBBLE_PREFIX, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
 import type { ComposerGlobalBytes } from './composer-contribution.js';
-import type { SessionStats } from './session-fingerprint.js';
+import { ContentDigest, type SessionStats } from './session-fingerprint.js';
 
 /** Reads the rows (limits, counters and change checks apply here); decoding is left to the resolver. */
 export function readGlobalSession(
@@ -22,11 +22,15 @@ export function readGlobalSession(
   limits: ReadLimits,
   counters: ReadCounters,
   scope: { sessionId: string; sourceRef: string },
-): { read: ComposerGlobalBytes; stats: SessionStats | null } {
+): { read: ComposerGlobalBytes; stats: SessionStats | null; content: string | null } {
   const pager = new KeysetPager(db, 'cursorDiskKV', limits, counters);
   const budget = new HydrationBudget(limits);
   const read: ComposerGlobalBytes = { scope, doc: undefined, bubbles: [], readFailure: null };
   let stats: SessionStats | null = null;
+  let content: string | null = null;
+  const digest = new ContentDigest();
+  // A payload a writer changed under the read has no content digest: the stats query stands alone.
+  let whole = true;
   try {
     const docMeta = pager.exact(`${COMPOSER_DATA_PREFIX}${composerId}`, budget);
     const seen: SessionStats = {
@@ -37,16 +41,21 @@ export function readGlobalSession(
       docBytes: docMeta === null || docMeta.isNull ? null : docMeta.byteLength,
     };
     if (docMeta) read.doc = pager.fetch(docMeta, budget);
+    if (read.doc === 'changed') whole = false;
+    else digest.doc(read.doc);
     const prefix = `${BUBBLE_PREFIX}${composerId}:`;
     for (const page of pager.pages(prefix, budget, excluded)) {
       addPage(seen, page);
       for (const meta of page) {
         const bytes = pager.fetch(meta, budget);
+        if (bytes === 'changed') whole = false;
+        else digest.bubble(meta.rowid, bytes);
         read.bubbles.push({ rowid: meta.rowid, keyBubbleId: meta.key.slice(prefix.length), bytes });
       }
     }
     // A sum past 2^53 would differ from SQLite's; the catalog's stats query then computes it.
     if (Number.isSafeInteger(seen.rowidSum)) stats = seen;
+    if (whole) content = digest.digest();
   } catch (error) {
     if (error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid) {
       read.readFailure = error.asDiagnostic(scope);
@@ -54,7 +63,7 @@ export function readGlobalSession(
       throw error;
     }
   }
-  return { read, stats };
+  return { read, stats, content };
 }
 
 /** The catalog's bubble stats over the same rows: `page` is every row's metadata, in rowid order. */

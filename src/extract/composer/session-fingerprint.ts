@@ -1,9 +1,9 @@
 /**
- * A global session's change evidence from the key index alone: bubble count, max rowid, summed
- * rowids, plus the `composerData` row's rowid and length (every Cursor write gives the row a new
- * rowid). A complete hydration supplies it without the stats query.
+ * A global session's change evidence. The cheap part comes from the key index alone (bubble count,
+ * max and summed rowids, the `composerData` rowid and length); an in-place `UPDATE` keeps rowids, so a
+ * SHA-256 over the session's values in rowid order is computed when asked for, or by a full hydration.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 
 export interface SessionStats {
   rows: number;
@@ -19,24 +19,58 @@ export function fingerprintOf(stats: SessionStats): string {
     .digest('hex');
 }
 
-/** The stats query of one global DB, shared by its sessions' fingerprints. */
-export type SessionStatsQuery = (composerId: string) => SessionStats;
+/** The content part, fed the `composerData` value (or its absence) and then each bubble by rowid. */
+export class ContentDigest {
+  private readonly hash: Hash = createHash('sha256');
 
-/** Holds only its session's ID beside the shared query: a closure per session cost ~200 B each. */
+  doc(bytes: Uint8Array | null | undefined): void {
+    this.value(bytes === undefined ? 'absent' : bytes);
+  }
+
+  bubble(rowid: number, bytes: Uint8Array | null): void {
+    this.hash.update(`r${rowid};`);
+    this.value(bytes);
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+
+  private value(bytes: Uint8Array | null | 'absent'): void {
+    if (bytes === 'absent' || bytes === null) this.hash.update(bytes === null ? 'n;' : 'a;');
+    else this.hash.update(`${bytes.length};`).update(bytes);
+  }
+}
+
+/** The queries of one global DB, shared by its sessions' fingerprints. */
+export interface SessionEvidenceQuery {
+  stats(composerId: string): SessionStats;
+  content(composerId: string): string;
+}
+
+/** Holds only its session's ID beside the shared queries: a closure per session cost ~200 B each. */
 export class LazyFingerprint {
   private value: string | null = null;
+  private contentValue: string | null = null;
   constructor(
-    private readonly query: SessionStatsQuery,
+    private readonly query: SessionEvidenceQuery,
     private readonly composerId: string,
   ) {}
 
-  /** Stats a hydration gathered from the rows it read; ignored once the fingerprint is known. */
-  supply(stats: SessionStats): void {
+  /** What a hydration gathered from the rows it read; ignored once known. */
+  supply(stats: SessionStats, content: string | null): void {
     this.value ??= fingerprintOf(stats);
+    this.contentValue ??= content;
   }
 
   get(): string {
-    this.value ??= fingerprintOf(this.query(this.composerId));
+    this.value ??= fingerprintOf(this.query.stats(this.composerId));
     return this.value;
+  }
+
+  /** The content part: computed when `compute` asks for it, else only if a hydration supplied it. */
+  content(compute: boolean): string | null {
+    if (compute) this.contentValue ??= this.query.content(this.composerId);
+    return this.contentValue;
   }
 }

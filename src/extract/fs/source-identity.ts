@@ -17,20 +17,29 @@ export function occurrenceRefFor(sourceKey: string, inSourceLocator: string): st
 
 /** Stat-based fingerprint; `sidecarSuffixes` (e.g. `-wal`) are included because they change too. */
 export function fingerprintFile(path: string, sidecarSuffixes: readonly string[] = []): SourceFingerprint {
-  const stat = statSync(path);
+  const stat = statSync(path, { bigint: true });
   const fingerprint: SourceFingerprint = {
-    dev: stat.dev,
-    ino: stat.ino,
-    size: stat.size,
-    mtimeMs: Math.trunc(stat.mtimeMs),
+    dev: Number(stat.dev),
+    ino: Number(stat.ino),
+    size: Number(stat.size),
+    mtimeMs: Number(stat.mtimeMs),
+    mtimeNs: String(stat.mtimeNs),
+    ctimeNs: String(stat.ctimeNs),
   };
   if (sidecarSuffixes.length > 0) {
     fingerprint.sidecars = {};
     for (const suffix of sidecarSuffixes) {
-      const side = statSync(path + suffix, { throwIfNoEntry: false });
+      const side = statSync(path + suffix, { bigint: true, throwIfNoEntry: false });
       // An empty -wal holds no frames: our own read-only open creates one, and it must not look like a change.
       fingerprint.sidecars[suffix] =
-        side && side.size > 0 ? { size: side.size, mtimeMs: Math.trunc(side.mtimeMs), ino: side.ino } : null;
+        side && side.size > 0n
+          ? {
+              size: Number(side.size),
+              mtimeMs: Number(side.mtimeMs),
+              ino: Number(side.ino),
+              ctimeNs: String(side.ctimeNs),
+            }
+          : null;
     }
   }
   return fingerprint;

@@ -7,6 +7,7 @@
 import { dirname } from 'node:path';
 import { DiagnosticSink } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
+import { canonicalHash } from '../../shared/json/canonical-json.js';
 import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';
 import type { SourceKind } from '../../shared/source-fingerprint.js';
 import { fingerprintFile, occurrenceRefFor, sourceKeyFor } from '../fs/source-identity.js';
@@ -109,12 +110,21 @@ export class StoreAdapter implements SourceAdapter {
       fingerprintPath: string,
       occurrence: PlannedSource['occurrence'],
     ) => {
+      const handle = occurrence.handle as StoreHandle;
       const source: DiscoveredSource = {
         sourceKey: sourceKeyFor(kind, locator),
         kind,
         carrier: roots.carrier,
         locator,
-        fingerprint: fingerprintFile(fingerprintPath, kind === 'store-session-dir' ? ['-wal'] : []),
+        fingerprint: {
+          ...fingerprintFile(fingerprintPath, kind === 'store-session-dir' ? ['-wal'] : []),
+          // meta.json files (its own, its replicas', every cwd for transcript workspaces) shape the view.
+          metadataDigest: canonicalHash({
+            workspacePath: occurrence.workspacePath,
+            facts: handle.facts,
+            meta: handle.kind === 'dir' ? handle.entry.meta : null,
+          }),
+        },
       };
       this.planned.set(source.sourceKey, { source, occurrence });
       sources.push(source);

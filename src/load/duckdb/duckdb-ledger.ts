@@ -23,7 +23,7 @@ import { appendToTable } from './row-appender.js';
 function membershipKey(list: readonly Membership[]): string {
   return canonicalJson(
     [...list]
-      .map((m) => [m.sourceKey, m.occurrenceRef, m.sessionFingerprint])
+      .map((m) => [m.sourceKey, m.occurrenceRef, m.sessionFingerprint, m.contentFingerprint])
       .sort((a, b) => (String(a[1]) < String(b[1]) ? -1 : 1)),
   );
 }
@@ -34,6 +34,10 @@ function toMembership(row: Record<string, unknown>): Membership {
     sourceKey: String(row.source_key),
     occurrenceRef: String(row.occurrence_ref),
     sessionFingerprint: row.session_fingerprint === null ? null : String(row.session_fingerprint),
+    contentFingerprint:
+      row.content_fingerprint === null || row.content_fingerprint === undefined
+        ? null
+        : String(row.content_fingerprint),
   };
 }
 
@@ -72,7 +76,7 @@ export class DuckDbLedger implements SyncLedgerStore {
   async readMemberships(sourceKey: string): Promise<Membership[]> {
     const rows = await readJsonRows(
       this.connection,
-      'SELECT session_id, source_key, occurrence_ref, session_fingerprint FROM etl_session_sources WHERE source_key = $1',
+      'SELECT session_id, source_key, occurrence_ref, session_fingerprint, content_fingerprint FROM etl_session_sources WHERE source_key = $1',
       [sourceKey],
     );
     return rows.map(toMembership);
@@ -120,7 +124,7 @@ export class DuckDbLedger implements SyncLedgerStore {
   private async writeMemberships(batch: LedgerBatch, ids: string[]): Promise<void> {
     const existing = new Map<string, Membership[]>();
     const rows = await this.readForKeys(
-      `SELECT session_id, source_key, occurrence_ref, session_fingerprint FROM etl_session_sources
+      `SELECT session_id, source_key, occurrence_ref, session_fingerprint, content_fingerprint FROM etl_session_sources
         WHERE session_id IN`,
       ids,
     );
@@ -151,6 +155,7 @@ export class DuckDbLedger implements SyncLedgerStore {
           source_key: m.sourceKey,
           occurrence_ref: m.occurrenceRef,
           session_fingerprint: m.sessionFingerprint,
+          content_fingerprint: m.contentFingerprint,
           last_seen_run: batch.runId,
         })),
       ),

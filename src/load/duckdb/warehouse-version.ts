@@ -73,8 +73,9 @@ const MIGRATIONS: Record<number, readonly string[]> = {
   ],
   // v2 → v3: a warehouse may hold a redaction policy (`etl_meta` key `redaction_policy`, no DDL);
   // the version makes builds that ignore it refuse the warehouse instead of loading plaintext into it.
-  // The view digest leaves provenance out from v3 on: `RECOMPUTE_DIGESTS_AFTER` rewrites the stored ones.
-  2: [],
+  // Memberships gain a content digest (NULL on older rows: such a session is re-read when checked);
+  // the view digest leaves provenance out from v3 on: `RECOMPUTE_DIGESTS_AFTER` rewrites the stored ones.
+  2: ['ALTER TABLE etl_session_sources ADD COLUMN IF NOT EXISTS content_fingerprint VARCHAR'],
 };
 
 /** Steps after which every stored digest is recomputed (the digest definition changed with them). */

@@ -3,7 +3,9 @@
  * payloads), and which sessions must be re-extracted because one of their occurrences is new,
  * changed, gone, or carries no per-session fingerprint. Timestamps never enter the decision.
  */
-import type { LedgerSource, SyncLedgerStore } from '../../load/sync-ledger.js';
+import type { SessionOccurrence } from '../../extract/source-adapter.js';
+import type { LedgerSource, Membership, SyncLedgerStore } from '../../load/sync-ledger.js';
+import { canonicalHash } from '../../shared/json/canonical-json.js';
 import type { CatalogEntry, FoundSource } from '../catalog-sources.js';
 
 export type SourceState = 'unchanged' | 'changed' | 'new' | 'options-changed';
@@ -25,6 +27,26 @@ export function classifySource(
   return prior.fingerprintDigest === fingerprintDigest ? 'unchanged' : 'changed';
 }
 
+/**
+ * An occurrence's evidence as the ledger keeps it: its in-source fingerprint with the workspace it
+ * is attributed to, which other files of the tree decide; null when the source has no fingerprint.
+ */
+function occurrenceEvidence(occurrence: SessionOccurrence): string | null {
+  const fingerprint = occurrence.sessionFingerprint;
+  if (fingerprint === undefined) return null;
+  return canonicalHash([fingerprint, occurrence.workspacePath, occurrence.workspaceMemberships ?? null]);
+}
+
+export function membershipsOf(entries: readonly CatalogEntry[]): Membership[] {
+  return entries.map(({ occurrence }) => ({
+    sessionId: occurrence.sessionId,
+    sourceKey: occurrence.sourceKey,
+    occurrenceRef: occurrence.occurrenceRef,
+    sessionFingerprint: occurrenceEvidence(occurrence),
+    contentFingerprint: occurrence.contentFingerprint?.(false) ?? null,
+  }));
+}
+
 /** Sessions whose view may differ from the archived one, judged per occurrence. */
 export async function affectedSessions(
   ledger: SyncLedgerStore,
@@ -43,14 +65,29 @@ export async function affectedSessions(
       (await ledger.readMemberships(found.source.sourceKey)).map((m) => [m.occurrenceRef, m]),
     );
     const seen = new Set<string>();
+    let moved = false;
+    const unmoved: [SessionOccurrence, Membership][] = [];
     for (const { occurrence } of current) {
       seen.add(occurrence.occurrenceRef);
       const before = prior.get(occurrence.occurrenceRef);
-      const fingerprint = occurrence.sessionFingerprint ?? null;
-      if (before === undefined || fingerprint === null || before.sessionFingerprint !== fingerprint)
+      const evidence = occurrenceEvidence(occurrence);
+      if (before === undefined || evidence === null || before.sessionFingerprint !== evidence) {
         affected.add(occurrence.sessionId);
+        moved = true;
+      } else if (occurrence.contentFingerprint !== undefined) unmoved.push([occurrence, before]);
     }
-    for (const [ref, member] of prior) if (!seen.has(ref)) affected.add(member.sessionId);
+    for (const [ref, member] of prior) {
+      if (seen.has(ref)) continue;
+      affected.add(member.sessionId);
+      moved = true;
+    }
+    // The source changed yet no session's cheap evidence did: an in-place UPDATE keeps counts and
+    // rowids, so each session's content decides instead of concluding that nothing changed.
+    if (moved) continue;
+    for (const [occurrence, before] of unmoved) {
+      const content = occurrence.contentFingerprint!(true);
+      if (content === null || before.contentFingerprint !== content) affected.add(occurrence.sessionId);
+    }
   }
   for (const key of vanishedSourceKeys) {
     for (const member of await ledger.readMemberships(key)) affected.add(member.sessionId);

@@ -140,6 +140,38 @@ describe('global session fingerprints', () => {
     for (const [id, fingerprint] of before) expect(after.get(id) === fingerprint).toBe(id !== BIG);
   });
 
+  it('a hydrated session stores the content digest a later content query computes, and only the content digest sees a same-length in-place UPDATE', async () => {
+    const userDir = join(tempDir('etl-fingerprint-'), 'User');
+    writeGlobal(userDir);
+    const contents = async (hydrate: boolean) => {
+      const { adapter, ctx, occurrences } = await catalog(userDir, DEFAULT_READ_LIMITS);
+      const result = new Map<string, [string, string | null]>();
+      for (const occurrence of occurrences) {
+        if (hydrate) await adapter.hydrate(occurrence, ctx);
+        // Before a hydration the content is unknown unless asked for.
+        if (!hydrate) expect(occurrence.contentFingerprint!(false)).toBeNull();
+        result.set(occurrence.sessionId, [
+          occurrence.sessionFingerprint!,
+          occurrence.contentFingerprint!(!hydrate),
+        ]);
+      }
+      return result;
+    };
+    const hydrated = await contents(true);
+    expect(await contents(false)).toEqual(hydrated);
+    expect(new Set([...hydrated.values()].map(([, content]) => content)).size).toBe(5);
+    const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
+    db.db
+      .prepare('UPDATE cursorDiskKV SET value = ? WHERE key = ?')
+      .run(JSON.stringify({ type: 1, text: 'hellO' }), `bubbleId:${PLAIN}:p1`);
+    db.close();
+    const after = await contents(false);
+    for (const [id, [stats, content]] of hydrated) {
+      expect(after.get(id)![0]).toBe(stats);
+      expect(after.get(id)![1] === content).toBe(id !== PLAIN);
+    }
+  });
+
   it('the stats query of a session reads only the key index of the real DDL, never a table row', () => {
     const userDir = join(tempDir('etl-fingerprint-'), 'User');
     writeGlobal(userDir);

@@ -38,6 +38,7 @@ describe('warehouse schema/ledger version', () => {
               sourceKey: 'src:test',
               occurrenceRef: `occ:${s.session.session_id}`,
               sessionFingerprint: null,
+              contentFingerprint: null,
             },
           ],
         ]),
