@@ -107,6 +107,7 @@ export function buildProgram(
     .description('read-only SQL over the warehouse')
     .argument('<sql>', 'SQL to run')
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
+    .option('--time-zone <zone>', 'session time zone for zone-aware SQL (IANA name)', 'UTC')
     .option('--json', 'machine-readable output')
     .action(
       guarded(async (sql: string, _opts, cmd: Command) => {

@@ -6,6 +6,7 @@
 import type { z as Zod } from 'zod';
 import type { DiagnosticSeverity } from './diagnostic.js';
 import type { EXIT } from './errors.js';
+import { TIME_REJECTIONS } from './time/read-instant.js';
 
 type ZodApi = typeof Zod;
 
@@ -620,6 +621,21 @@ export const CATALOGUE = {
     meaning: '--target names an unknown target kind.',
     remedy: 'Use duckdb:PATH or parquet:DIR.',
     details: (z) => z.object({ received: z.string() }),
+  },
+  TIME_VALUE_UNKNOWN: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'A source time value is not a time (fraction, out of range, no zone, text); the field is unknown.',
+    remedy: 'None needed; docs/time.md lists the accepted forms. Views show the time as NULL.',
+    details: (z) =>
+      z.object({
+        /** The source field, e.g. `bubble.createdAt` or `meta.json.createdAtMs`. */
+        field: z.string(),
+        reason: z.enum(TIME_REJECTIONS),
+        /** How many values of this field in the session were rejected for this reason. */
+        count: z.number(),
+      }),
   },
   UNKNOWN_CONTRIBUTION: {
     severity: [],

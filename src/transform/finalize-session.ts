@@ -1,11 +1,14 @@
 /** Turns a resolved SessionView into warehouse rows: times, keys, JSON columns and the digest. */
 import type { MessageRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
+import type { Diagnostic } from '../shared/diagnostic.js';
 import { canonicalJson } from '../shared/json/canonical-json.js';
+import type { TimeProblem } from '../shared/time/read-instant.js';
 import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from './archive-keys.js';
 import { jsonColumn } from './json-column.js';
 import type { NormalizedSession } from './normalized-session.js';
 import { deriveSessionTimes, resolveMessageTimes } from './session-times.js';
 import type { SessionView } from './session-view.js';
+import { timeDiagnostics } from './time-diagnostics.js';
 import { computeViewDigest } from './view-digest.js';
 
 function jsonOrNull(value: unknown): string | null {
@@ -16,6 +19,15 @@ function sumOrNull(values: (number | null)[]): number | null {
   let total: number | null = null;
   for (const value of values) if (value !== null && value !== 0) total = (total ?? 0) + value;
   return total;
+}
+
+/** The view's diagnostics plus one per rejected message time field. */
+function sessionDiagnostics(view: SessionView): Diagnostic[] {
+  const problems: TimeProblem[] = [];
+  for (const message of view.messages) if (message.time.problems) problems.push(...message.time.problems);
+  return problems.length === 0
+    ? view.diagnostics
+    : [...view.diagnostics, ...timeDiagnostics(problems, view.sessionId)];
 }
 
 /** `digest` false leaves `view_digest` empty for a caller that rewrites the rows and digests them. */
@@ -123,7 +135,7 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     messages,
     toolCalls,
     sourceInstances,
-    diagnostics: view.diagnostics,
+    diagnostics: sessionDiagnostics(view),
     sourceKeys: [...new Set(view.sourceKeys)].sort(),
   };
 }

@@ -13,6 +13,7 @@ import type {
 } from '../../schemas/tables.js';
 import type { Carrier, Representation } from '../extract/source-adapter.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
+import type { TimeProblem } from '../shared/time/read-instant.js';
 
 export type ResolvedSource = (typeof RESOLVED_SOURCES)[number];
 export type IdentityOrigin = (typeof IDENTITY_ORIGINS)[number];
@@ -35,8 +36,11 @@ export interface ViewToolCall {
   extensions: Record<string, unknown> | null;
 }
 
-/** A message time as the source stored it; inference happens once, in finalization. */
-export type DirectTime =
+/**
+ * A message time as the source stored it; inference happens once, in finalization. `problems`
+ * names the time fields whose values were rejected (reported by finalization).
+ */
+export type DirectTime = (
   | {
       kind: 'direct';
       ms: number;
@@ -45,7 +49,8 @@ export type DirectTime =
   /** A legacy non-null time whose origin cannot be proved: kept as `unknown`, never used to infer. */
   | { kind: 'unproven'; ms: number }
   /** No time: inferred from neighbours when `inferable`, else the session fallback. */
-  | { kind: 'missing'; inferable: boolean };
+  | { kind: 'missing'; inferable: boolean }
+) & { problems?: readonly TimeProblem[] };
 
 export interface ViewMessage {
   messageId: string;

@@ -3,6 +3,7 @@
  * kept (a secret or unknown field never leaves this function).
  */
 import { closeSync, fstatSync, readFileSync } from 'node:fs';
+import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import { openRegularFileSync } from '../fs/open-regular-file.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
@@ -10,16 +11,17 @@ import type { MetaJsonFacts } from './store-contribution.js';
 
 /** meta.json is a few hundred bytes; anything past this bound is not a supported metadata file. */
 const META_JSON_MAX_BYTES = 1024 * 1024;
-const EPOCH_MS_FLOOR = 1e12;
 
 function unsupported(problem: string): MetaJsonFacts {
-  return { problem, hasConversation: null, cwd: null, title: null, createdAtMs: null, updatedAtMs: null };
-}
-
-export function epochMsField(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) && value > EPOCH_MS_FLOOR
-    ? Math.trunc(value)
-    : null;
+  return {
+    problem,
+    hasConversation: null,
+    cwd: null,
+    title: null,
+    createdAtMs: null,
+    updatedAtMs: null,
+    timeProblems: [],
+  };
 }
 
 export function stringField(value: unknown): string | null {
@@ -47,13 +49,15 @@ export function parseMetaJson(bytes: Uint8Array): MetaJsonFacts {
     !(typeof meta.schemaVersion === 'number' && Number.isFinite(meta.schemaVersion))
   )
     return unsupported('invalid-schema-version');
+  const timeProblems: TimeProblem[] = [];
   return {
     problem: null,
     hasConversation: typeof meta.hasConversation === 'boolean' ? meta.hasConversation : null,
     cwd: stringField(meta.cwd),
     title: stringField(meta.title),
-    createdAtMs: epochMsField(meta.createdAtMs),
-    updatedAtMs: epochMsField(meta.updatedAtMs),
+    createdAtMs: readTimeField(meta.createdAtMs, 'meta.json.createdAtMs', timeProblems),
+    updatedAtMs: readTimeField(meta.updatedAtMs, 'meta.json.updatedAtMs', timeProblems),
+    timeProblems,
   };
 }
 

@@ -1,4 +1,5 @@
 /** What the Store extractor hands to the transform stage for one occurrence of a session UUID. */
+import type { TimeProblem } from '../../shared/time/read-instant.js';
 import type { Contribution } from '../source-adapter.js';
 
 /** Facts read from `meta.json` (cursor-formats §2.2); secrets and unknown fields are dropped. */
@@ -10,6 +11,8 @@ export interface MetaJsonFacts {
   title: string | null;
   createdAtMs: number | null;
   updatedAtMs: number | null;
+  /** Time fields whose values were rejected (docs/time.md). */
+  timeProblems: TimeProblem[];
 }
 
 /** Whether a store.db is expected for the UUID (cursor-formats §2.7 step 3). */
@@ -48,6 +51,8 @@ export interface StoreDbData {
   failure: string | null;
   title: string | null;
   createdAtMs: number | null;
+  /** The meta row's rejected time fields. */
+  timeProblems: TimeProblem[];
   leaves: StoreLeaf[];
   /** Tree problems (missing subtree blobs, cycles) that make the view partial. */
   treeProblems: string[];

@@ -24,7 +24,16 @@ interface ReadEnv {
 }
 
 export function failedDb(facts: StoreSessionFacts, failure: string): StoreDbData {
-  return { status: 'failed', failure, title: null, createdAtMs: null, leaves: [], treeProblems: [], facts };
+  return {
+    status: 'failed',
+    failure,
+    title: null,
+    createdAtMs: null,
+    timeProblems: [],
+    leaves: [],
+    treeProblems: [],
+    facts,
+  };
 }
 
 function blobReader(db: Database.Database, env: ReadEnv, budget: HydrationBudget) {
@@ -84,6 +93,7 @@ export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env
     failure: null,
     title: meta.name,
     createdAtMs: meta.createdAtMs,
+    timeProblems: meta.timeProblems,
     facts,
   };
   if (meta.latestRootBlobId === null) return { ...base, leaves: [], treeProblems: [] };

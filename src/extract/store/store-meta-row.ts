@@ -3,14 +3,17 @@
  * `createdAt` are kept, so `blobEncryptionKey` never leaves this function. An absent root is an
  * empty conversation; a root that is not a 64-hex blob ID is rejected.
  */
+
+import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
-import { epochMsField, stringField } from './meta-json.js';
+import { stringField } from './meta-json.js';
 
 export interface StoreMetaRow {
   name: string | null;
   latestRootBlobId: string | null;
   createdAtMs: number | null;
+  timeProblems: TimeProblem[];
 }
 
 export class StoreMetaInvalid extends Error {
@@ -49,10 +52,12 @@ export function decodeStoreMetaRow(hex: string): StoreMetaRow {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new StoreMetaInvalid('not-json-object');
   const meta = value as Record<string, unknown>;
+  const timeProblems: TimeProblem[] = [];
   return {
     name: stringField(meta.name),
     latestRootBlobId: rootBlobId(meta.latestRootBlobId),
-    createdAtMs: epochMsField(meta.createdAt),
+    createdAtMs: readTimeField(meta.createdAt, 'store.meta.createdAt', timeProblems),
+    timeProblems,
   };
 }
 

@@ -41,6 +41,27 @@ function jsonRows(reader: DuckDBResultReader): Record<string, unknown>[] {
   return rows;
 }
 
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+
+/**
+ * Sets the session time zone (IANA name; DuckDB's built-in ICU) so that casts to TIMESTAMPTZ and
+ * zone-aware functions do not depend on the machine: `etl query` uses UTC unless asked otherwise.
+ */
+export async function setQueryTimeZone(connection: DuckDBConnection, zone: string): Promise<void> {
+  try {
+    if (!ZONE_NAME.test(zone)) throw new Error('not a zone name');
+    await connection.run(`SET TimeZone = '${zone}'`);
+  } catch {
+    throw new UsageError(
+      'USAGE_ERROR',
+      `--time-zone ${JSON.stringify(zone.slice(0, 64))} is not a known time zone`,
+      {
+        reason: 'unknown-time-zone',
+      },
+    );
+  }
+}
+
 export async function runQuery(connection: DuckDBConnection, sql: string): Promise<QueryResult> {
   try {
     const reader = await connection.runAndReadAll(sql);

@@ -11,6 +11,14 @@ export interface AnalystView {
 }
 
 const DAY = (ts: string): string => `CAST(date_trunc('day', ${ts}) AS DATE)`;
+/**
+ * The base tables keep the contract's placeholders (the epoch, with source `unknown` or
+ * `epoch-unknown`); every view shows such a time as NULL, so no 1970 day or 54-year span appears.
+ */
+const MESSAGE_TIME = (m: string): string =>
+  `CASE WHEN ${m}.timestamp_source = 'unknown' THEN NULL ELSE ${m}.timestamp END`;
+const SESSION_TIME = (s: string, column: 'created_at' | 'updated_at'): string =>
+  `CASE WHEN ${s}.${column}_source = 'epoch-unknown' THEN NULL ELSE ${s}.${column} END`;
 const NO_WORKSPACE = `'(no workspace)'`;
 
 export const ANALYST_VIEWS: readonly AnalystView[] = [
@@ -18,7 +26,9 @@ export const ANALYST_VIEWS: readonly AnalystView[] = [
     name: 'v_sessions',
     description: 'One row per session: workspace, title, times, message and token counts, fidelity.',
     select: `SELECT s.session_id, s.archive_key, s.title, coalesce(s.workspace_path, ${NO_WORKSPACE}) AS workspace,
-  s.created_at, s.updated_at, date_diff('second', s.created_at, s.updated_at) AS duration_seconds,
+  ${SESSION_TIME('s', 'created_at')} AS created_at, ${SESSION_TIME('s', 'updated_at')} AS updated_at,
+  CASE WHEN s.updated_at >= s.created_at THEN date_diff('second', ${SESSION_TIME('s', 'created_at')},
+    ${SESSION_TIME('s', 'updated_at')}) END AS duration_seconds,
   s.message_count, coalesce(m.user_messages, 0) AS user_messages,
   coalesce(m.assistant_messages, 0) AS assistant_messages, s.tool_call_count,
   s.total_input_tokens, s.total_output_tokens, m.models, s.fidelity, s.resolution_state,
@@ -36,7 +46,8 @@ LEFT JOIN (
     description: 'Messages on the active conversation branch, in display order, with their session context.',
     select: `SELECT m.session_id, s.title, coalesce(s.workspace_path, ${NO_WORKSPACE}) AS workspace,
   row_number() OVER (PARTITION BY m.session_id ORDER BY m.ordinal) - 1 AS position,
-  m.message_id, m.archive_key, m.role, m.content, m.thinking, m.model, m.timestamp, m.timestamp_source,
+  m.message_id, m.archive_key, m.role, m.content, m.thinking, m.model, ${MESSAGE_TIME('m')} AS timestamp,
+  m.timestamp_source,
   m.input_tokens, m.output_tokens, m.duration_ms, m.is_corrupted,
   (SELECT count(*) FROM tool_calls t WHERE t.session_id = m.session_id AND t.message_id = m.message_id)
     AS tool_calls
@@ -48,7 +59,8 @@ ORDER BY m.session_id, m.ordinal`,
     name: 'v_tool_calls',
     description: 'Tool calls with the time, workspace and model of the message that made them.',
     select: `SELECT t.session_id, t.message_id, t.tool_ordinal, t.archive_key, t.name AS tool, t.status,
-  t.error IS NOT NULL OR t.status = 'error' AS failed, t.user_decision, t.files, m.timestamp, m.model,
+  t.error IS NOT NULL OR t.status = 'error' AS failed, t.user_decision, t.files, ${MESSAGE_TIME('m')} AS timestamp,
+  m.model,
   coalesce(s.workspace_path, ${NO_WORKSPACE}) AS workspace
 FROM tool_calls t
 JOIN messages m USING (session_id, message_id)
@@ -70,7 +82,7 @@ FROM v_tool_calls, unnest(from_json(files, '["VARCHAR"]')) AS f(file)`,
   {
     name: 'v_daily_activity',
     description: 'Per day: sessions active, messages by role, tool calls and known tokens.',
-    select: `SELECT ${DAY('m.timestamp')} AS day, count(DISTINCT m.session_id) AS sessions,
+    select: `SELECT ${DAY(MESSAGE_TIME('m'))} AS day, count(DISTINCT m.session_id) AS sessions,
   count(*) AS messages, count(*) FILTER (WHERE m.role = 'user') AS user_messages,
   count(*) FILTER (WHERE m.role = 'assistant') AS assistant_messages,
   coalesce(sum(t.calls), 0) AS tool_calls,
@@ -85,8 +97,9 @@ GROUP BY ALL`,
     description: 'Per model: assistant messages, sessions, known token totals, first and last use.',
     select: `SELECT model, count(*) AS messages, count(DISTINCT session_id) AS sessions,
   sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
-  count(input_tokens) AS messages_with_tokens, min(timestamp) AS first_used, max(timestamp) AS last_used
-FROM messages WHERE role = 'assistant' AND model IS NOT NULL GROUP BY model`,
+  count(input_tokens) AS messages_with_tokens, min(${MESSAGE_TIME('m')}) AS first_used,
+  max(${MESSAGE_TIME('m')}) AS last_used
+FROM messages m WHERE role = 'assistant' AND model IS NOT NULL GROUP BY model`,
   },
   {
     name: 'v_workspace_activity',

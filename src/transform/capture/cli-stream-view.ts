@@ -4,6 +4,7 @@
  * terminal `result` success with `is_error` not true and no malformed line.
  */
 import type { CliStreamContribution, JsonObject } from '../../extract/capture/capture-contribution.js';
+import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import type { SessionView, ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import { CaptureMessageIds } from './capture-message-id.js';
@@ -19,6 +20,7 @@ interface Segment {
   thinking: string[];
   tools: ViewToolCall[];
   firstMs: number | null;
+  timeProblems: TimeProblem[];
   sealed: boolean;
   extra: JsonObject[];
 }
@@ -73,6 +75,7 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
       thinking: [],
       tools: [],
       firstMs: null,
+      timeProblems: [],
       sealed: false,
       extra: [],
     };
@@ -84,8 +87,8 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
     return open;
   };
   const note = (segment: Segment, event: JsonObject, line: number): void => {
-    if (segment.firstMs === null && typeof event.timestamp_ms === 'number')
-      segment.firstMs = event.timestamp_ms;
+    const ms = readTimeField(event.timestamp_ms, 'cli.timestamp_ms', segment.timeProblems);
+    if (segment.firstMs === null) segment.firstMs = ms;
     const extra = unknownFields(event, KNOWN);
     if (extra !== null) segment.extra.push({ line, fields: extra });
   };
@@ -181,10 +184,12 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
       content,
       thinking: segment.thinking.length > 0 ? segment.thinking.join('') : null,
       model: segment.role === 'assistant' ? model : null,
-      time:
-        segment.firstMs === null
+      time: {
+        ...(segment.firstMs === null
           ? { kind: 'missing', inferable: true }
-          : { kind: 'direct', ms: segment.firstMs, source: 'capture-event' },
+          : { kind: 'direct', ms: segment.firstMs, source: 'capture-event' }),
+        ...(segment.timeProblems.length === 0 ? {} : { problems: segment.timeProblems }),
+      },
       origin: 'cli',
       toolCalls: segment.tools.map((t) =>
         t.toolIdOrigin === 'tool-v1' ? { ...t, toolId: tools.next({ name: t.name, params: t.params }) } : t,

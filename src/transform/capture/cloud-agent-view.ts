@@ -6,7 +6,9 @@
 import type { CloudCaptureContribution } from '../../extract/capture/capture-contribution.js';
 import { diagnostic } from '../../shared/diagnostic.js';
 import { canonicalJson } from '../../shared/json/canonical-json.js';
+import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import type { SessionTime, SessionView, ViewToolCall } from '../session-view.js';
+import { timeDiagnostics } from '../time-diagnostics.js';
 import { captureMessage, captureView, linkParents } from './capture-view.js';
 import { type CloudRun, foldCloudRecords } from './cloud-runs.js';
 import { captureReadDiagnostics } from './read-diagnostics.js';
@@ -22,14 +24,9 @@ export const RUN_STATUS_LIFECYCLE: Readonly<Record<string, string>> = {
 
 const TERMINAL = new Set(['FINISHED', 'ERROR', 'CANCELLED', 'EXPIRED']);
 
-function isoMs(value: unknown): number | null {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/.test(value)) return null;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? ms : null;
-}
-
-export function metadataTime(value: unknown): SessionTime | null {
-  const ms = isoMs(value);
+/** A capture's session time field; a rejected value is recorded in `problems`. */
+export function metadataTime(value: unknown, field: string, problems: TimeProblem[]): SessionTime | null {
+  const ms = readTimeField(value, field, problems);
   return ms === null ? null : { ms, source: 'capture-metadata' };
 }
 
@@ -57,18 +54,22 @@ function toolCalls(run: CloudRun): ViewToolCall[] {
 export function cloudAgentView(contribution: CloudCaptureContribution): SessionView {
   const { data, occurrence } = contribution;
   const state = foldCloudRecords(data.records);
+  const problems: TimeProblem[] = [];
   const messages = state.runs.map((run) => {
-    const created = isoMs(run.createdAt);
+    const runProblems: TimeProblem[] = [];
+    const created = readTimeField(run.createdAt, 'cloud.run.createdAt', runProblems);
     return captureMessage({
       messageId: run.runId,
       identityOrigin: 'capture-native',
       role: 'assistant',
       content: run.text.length > 0 ? run.text.join('') : (run.resultText ?? ''),
       thinking: run.thinking.length > 0 ? run.thinking.join('') : null,
-      time:
-        created === null
+      time: {
+        ...(created === null
           ? { kind: 'missing', inferable: true }
-          : { kind: 'direct', ms: created, source: 'capture-event' },
+          : { kind: 'direct', ms: created, source: 'capture-event' }),
+        ...(runProblems.length === 0 ? {} : { problems: runProblems }),
+      },
       origin: 'cloud',
       durationMs: run.durationMs,
       toolCalls: toolCalls(run),
@@ -110,10 +111,10 @@ export function cloudAgentView(contribution: CloudCaptureContribution): SessionV
     complete,
     reasonCodes,
     title: typeof agent?.name === 'string' && agent.name.length > 0 ? agent.name : null,
-    createdAt: metadataTime(agent?.createdAt),
-    updatedAt: metadataTime(agent?.updatedAt),
+    createdAt: metadataTime(agent?.createdAt, 'cloud.agent.createdAt', problems),
+    updatedAt: metadataTime(agent?.updatedAt, 'cloud.agent.updatedAt', problems),
     messages: linkParents(messages),
-    diagnostics,
+    diagnostics: [...diagnostics, ...timeDiagnostics(problems, occurrence.sessionId)],
     extensions: {
       capture: {
         surface: 'cloud-agent',

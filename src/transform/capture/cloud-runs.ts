@@ -3,8 +3,10 @@
  * event, id), deltas concatenated per run, tool calls merged by `callId`, `interaction_update` used
  * only without simplified events, REST snapshots for metadata and lifecycle.
  */
+
 import type { CloudRecord, JsonObject } from '../../extract/capture/capture-contribution.js';
 import { obj, str } from '../../extract/capture/json-values.js';
+import { durationMsOrNull } from '../../shared/time/read-instant.js';
 import { interactionDelta, interactionPayload } from './interaction-update.js';
 
 export interface CloudTool {
@@ -27,7 +29,8 @@ export interface CloudRun {
   resultText: string | null;
   durationMs: number | null;
   git: unknown;
-  createdAt: string | null;
+  /** As the API reported it; read by the time parser. */
+  createdAt: unknown;
   errors: unknown[];
   connections: number[];
   resumedFrom: string[];
@@ -98,9 +101,9 @@ class RunBook {
     if (body === null || runId === null) return;
     const run = this.get(runId);
     run.status = str(body.status) ?? run.status;
-    run.createdAt = str(body.createdAt) ?? run.createdAt;
+    run.createdAt = body.createdAt ?? run.createdAt;
     run.resultText = str(body.result) ?? run.resultText;
-    if (typeof body.durationMs === 'number') run.durationMs = body.durationMs;
+    if (typeof body.durationMs === 'number') run.durationMs = durationMsOrNull(body.durationMs);
     run.git = body.git ?? run.git;
   }
 }
@@ -139,7 +142,7 @@ function applySse(run: CloudRun, record: CloudRecord): void {
     case 'result':
       run.status = str(data.status) ?? run.status;
       run.resultText = typeof data.text === 'string' ? data.text : run.resultText;
-      if (typeof data.durationMs === 'number') run.durationMs = data.durationMs;
+      if (typeof data.durationMs === 'number') run.durationMs = durationMsOrNull(data.durationMs);
       run.git = data.git ?? run.git;
       return;
     case 'error':

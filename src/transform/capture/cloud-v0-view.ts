@@ -5,8 +5,10 @@
  */
 import type { CloudV0Contribution, JsonObject } from '../../extract/capture/capture-contribution.js';
 import { obj, str } from '../../extract/capture/json-values.js';
+import type { TimeProblem } from '../../shared/time/read-instant.js';
 import type { SessionView, ViewMessage } from '../session-view.js';
 import { claimId } from '../store/store-identity.js';
+import { timeDiagnostics } from '../time-diagnostics.js';
 import { CaptureMessageIds } from './capture-message-id.js';
 import { captureMessage, captureView, linkParents } from './capture-view.js';
 import { metadataTime } from './cloud-agent-view.js';
@@ -21,7 +23,8 @@ const V0_ROLES: Readonly<Record<string, 'user' | 'assistant'>> = {
 export const V0_LOST = ['message-timestamps', 'models', 'thinking', 'tool-calls', 'tool-results', 'runs'];
 
 export function cloudV0View(contribution: CloudV0Contribution): SessionView {
-  const { data } = contribution;
+  const { data, occurrence } = contribution;
+  const problems: TimeProblem[] = [];
   const taken = new Set<string>();
   const contentIds = new CaptureMessageIds('cloud-v0');
   const unknownMessages: JsonObject[] = [];
@@ -56,10 +59,10 @@ export function cloudV0View(contribution: CloudV0Contribution): SessionView {
     complete: false,
     reasonCodes: ['capture-provisional', 'cloud-v0-lossy'],
     title: str(agent?.name),
-    createdAt: metadataTime(agent?.createdAt),
-    updatedAt: metadataTime(agent?.updatedAt),
+    createdAt: metadataTime(agent?.createdAt, 'cloud.agent.createdAt', problems),
+    updatedAt: metadataTime(agent?.updatedAt, 'cloud.agent.updatedAt', problems),
     messages: linkParents(messages),
-    diagnostics: [],
+    diagnostics: timeDiagnostics(problems, occurrence.sessionId),
     extensions: {
       capture: {
         surface: 'cloud-v0-conversation',

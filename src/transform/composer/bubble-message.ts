@@ -3,12 +3,12 @@
  * model, tokens, direct time, and its tool call (Composer stores at most one per bubble).
  */
 import type { RawBubble } from '../../extract/composer/composer-contribution.js';
+import { durationMsOrNull, readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import type { DirectTime, ViewMessage, ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import {
   asObject,
   asString,
-  epochMs,
   type JsonObject,
   nonEmptyString,
   parseJsonField,
@@ -17,7 +17,6 @@ import {
 
 export const CORRUPTED_PLACEHOLDER = '[corrupted message]';
 const TIMING_FIELDS = ['clientRpcSendTime', 'clientSettleTime', 'clientEndTime'] as const;
-const EPOCH_MS_FLOOR = 1e12;
 
 /** Message identity v1 for a Composer projection position. */
 export function composerMessageId(
@@ -32,17 +31,18 @@ export function composerMessageId(
 }
 
 function directTime(value: JsonObject): DirectTime {
-  const created = epochMs(value.createdAt, { allowIso: true });
-  if (created !== null) return { kind: 'direct', ms: created, source: 'composer-created-at' };
+  const problems: TimeProblem[] = [];
+  const found = (time: DirectTime): DirectTime => (problems.length === 0 ? time : { ...time, problems });
+  const created = readTimeField(value.createdAt, 'bubble.createdAt', problems);
+  if (created !== null) return found({ kind: 'direct', ms: created, source: 'composer-created-at' });
   const timing = asObject(value.timingInfo);
   if (timing) {
     for (const field of TIMING_FIELDS) {
-      const ms = timing[field];
-      if (typeof ms === 'number' && ms > EPOCH_MS_FLOOR)
-        return { kind: 'direct', ms: Math.trunc(ms), source: 'composer-timing' };
+      const ms = readTimeField(timing[field], `bubble.timingInfo.${field}`, problems);
+      if (ms !== null) return found({ kind: 'direct', ms, source: 'composer-timing' });
     }
   }
-  return { kind: 'missing', inferable: true };
+  return found({ kind: 'missing', inferable: true });
 }
 
 function messageText(value: JsonObject, role: 'user' | 'assistant'): string {
@@ -157,7 +157,8 @@ export function bubbleToMessage(
   const timing = asObject(value.timingInfo);
   const start = typeof timing?.clientStartTime === 'number' ? timing.clientStartTime : null;
   const end = typeof timing?.clientEndTime === 'number' ? timing.clientEndTime : null;
-  const duration = start !== null && end !== null && end - start > 0 ? Math.trunc(end - start) : null;
+  const duration =
+    start !== null && end !== null && end - start > 0 ? durationMsOrNull(Math.trunc(end - start)) : null;
   // Named fields, not `...identity`: a spread followed by more members costs ~4 KB of garbage per object.
   return {
     messageId: identity.messageId,

@@ -1,9 +1,11 @@
 /** A Composer global contribution → SessionView (complete unless a bubble's bytes are not valid UTF-8). */
 import type { ComposerGlobalContribution } from '../../extract/composer/composer-contribution.js';
+import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import type { SessionView } from '../session-view.js';
+import { timeDiagnostics } from '../time-diagnostics.js';
 import { linkActiveBranch } from './active-branch.js';
 import { bubbleToMessage } from './bubble-message.js';
-import { asObject, epochMs, nonEmptyString, positiveInt } from './composer-fields.js';
+import { asObject, nonEmptyString, positiveInt } from './composer-fields.js';
 
 function activeBranchIds(composerData: Record<string, unknown> | null): Set<string> | null {
   const headers = composerData?.fullConversationHeadersOnly;
@@ -21,8 +23,11 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
     data.bubbles.map((bubble, index) => bubbleToMessage(bubble, index)),
     activeBranchIds(doc),
   );
-  const created = epochMs(doc?.createdAt);
-  const updated = epochMs(doc?.lastUpdatedAt) ?? epochMs(doc?.updatedAt);
+  const problems: TimeProblem[] = [];
+  const created = readTimeField(doc?.createdAt, 'composer.createdAt', problems);
+  const updated =
+    readTimeField(doc?.lastUpdatedAt, 'composer.lastUpdatedAt', problems) ??
+    readTimeField(doc?.updatedAt, 'composer.updatedAt', problems);
   // Undecodable rows are damage, not content: such a view must never overwrite a complete archive.
   const partial =
     data.bubbles.some((bubble) => bubble.corruption !== null) ||
@@ -57,7 +62,7 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
         reasonCode: partial ? 'source-partial' : null,
       },
     ],
-    diagnostics: contribution.diagnostics,
+    diagnostics: [...contribution.diagnostics, ...timeDiagnostics(problems, occurrence.sessionId)],
     sourceKeys: [occurrence.sourceKey],
     extensions: null,
   };

@@ -6,10 +6,12 @@ import type {
   ComposerWorkspaceContribution,
   RawBubble,
 } from '../../extract/composer/composer-contribution.js';
+import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import type { SessionView } from '../session-view.js';
+import { timeDiagnostics } from '../time-diagnostics.js';
 import { linkActiveBranch } from './active-branch.js';
 import { bubbleToMessage } from './bubble-message.js';
-import { asObject, epochMs, type JsonObject, nonEmptyString } from './composer-fields.js';
+import { asObject, type JsonObject, nonEmptyString } from './composer-fields.js';
 import { indexPlaceholders } from './index-placeholders.js';
 import { legacyChatMessage } from './legacy-chat-message.js';
 
@@ -50,8 +52,12 @@ function entryMessages(
 export function composerWorkspaceView(contribution: ComposerWorkspaceContribution): SessionView {
   const { data, occurrence } = contribution;
   const entry = data.entry ?? {};
-  const created = epochMs(entry.createdAt);
-  const updated = epochMs(entry.lastUpdatedAt) ?? epochMs(entry.updatedAt) ?? epochMs(entry.lastSendTime);
+  const problems: TimeProblem[] = [];
+  const created = readTimeField(entry.createdAt, 'composer.createdAt', problems);
+  const updated =
+    readTimeField(entry.lastUpdatedAt, 'composer.lastUpdatedAt', problems) ??
+    readTimeField(entry.updatedAt, 'composer.updatedAt', problems) ??
+    readTimeField(entry.lastSendTime, 'composer.lastSendTime', problems);
   return {
     sessionId: occurrence.sessionId,
     title: nonEmptyString(entry.name) ?? nonEmptyString(entry.title) ?? nonEmptyString(entry.chatTitle),
@@ -79,7 +85,7 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
         reasonCode: null,
       },
     ],
-    diagnostics: contribution.diagnostics,
+    diagnostics: [...contribution.diagnostics, ...timeDiagnostics(problems, occurrence.sessionId)],
     sourceKeys: [occurrence.sourceKey],
     extensions: { entryKind: data.entryKind },
   };

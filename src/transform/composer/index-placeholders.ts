@@ -3,8 +3,10 @@
  * reader's workspace fallback): the session name as a user message, then every workspace
  * `aiService.generations` entry inside `[createdAt, lastUpdatedAt + 60 s]`, else `(Empty session)`.
  */
+
+import { instantOrNull } from '../../shared/time/read-instant.js';
 import type { ViewMessage } from '../session-view.js';
-import { epochMs, type JsonObject, nonEmptyString } from './composer-fields.js';
+import { type JsonObject, nonEmptyString } from './composer-fields.js';
 import { type BaseMessage, plainMessage } from './plain-message.js';
 
 const WINDOW_TAIL_MS = 60_000;
@@ -23,11 +25,11 @@ export function indexPlaceholders(entry: JsonObject, generations: readonly JsonO
   const messages: BaseMessage[] = [];
   const name = nonEmptyString(entry.name);
   if (name !== null) messages.push(placeholder(0, name, null, { kind: 'missing', inferable: true }));
-  const start = epochMs(entry.createdAt);
-  const last = epochMs(entry.lastUpdatedAt) ?? start;
+  const start = instantOrNull(entry.createdAt);
+  const last = instantOrNull(entry.lastUpdatedAt) ?? start;
   if (start !== null && last !== null) {
     for (const generation of generations) {
-      const at = epochMs(generation.unixMs);
+      const at = instantOrNull(generation.unixMs);
       const text = nonEmptyString(generation.textDescription);
       if (at === null || text === null || at < start || at > last + WINDOW_TAIL_MS) continue;
       const time = { kind: 'direct', ms: at, source: 'composer-timing' } as const;

@@ -3,7 +3,8 @@
  * message. Its stored times cannot be proven to be creation times, so they are kept as `unknown`
  * and never used to infer neighbours.
  */
-import { epochMs, type JsonObject, nonEmptyString } from './composer-fields.js';
+import { instantOrNull } from '../../shared/time/read-instant.js';
+import { type JsonObject, nonEmptyString } from './composer-fields.js';
 import { type BaseMessage, plainMessage } from './plain-message.js';
 
 const ASSISTANT_TYPES = new Set(['ai', 'assistant', 'bot', 'system']);
@@ -14,7 +15,7 @@ function legacyRole(value: JsonObject): 'user' | 'assistant' {
 }
 
 export function legacyChatMessage(value: JsonObject, index: number): BaseMessage {
-  const stored = epochMs(value.timestamp, { allowIso: true }) ?? epochMs(value.createdAt, { allowIso: true });
+  const stored = instantOrNull(value.timestamp) ?? instantOrNull(value.createdAt);
   const content =
     nonEmptyString(value.text) ??
     nonEmptyString(value.content) ??

@@ -11,6 +11,7 @@ import type {
 } from '../../extract/store/store-contribution.js';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import type { Code, DetailsOf } from '../../shared/diagnostic-catalogue.js';
+import type { TimeProblem } from '../../shared/time/read-instant.js';
 import {
   type InstanceState,
   linkedMessage,
@@ -19,6 +20,7 @@ import {
   type ViewMessage,
   type ViewSourceInstance,
 } from '../session-view.js';
+import { timeDiagnostics } from '../time-diagnostics.js';
 import { storeDbMessages } from './store-db-messages.js';
 import { type TranscriptState, transcriptMessages } from './transcript-messages.js';
 
@@ -72,8 +74,10 @@ export function baseStoreView(
   c: StoreContribution,
   dbTitle: string | null,
   dbCreated: number | null,
+  dbTimeProblems: readonly TimeProblem[] = [],
 ): SessionView {
   const facts = c.data.facts;
+  const timeProblems = [...dbTimeProblems, ...(facts.meta?.timeProblems ?? [])];
   return {
     sessionId: c.occurrence.sessionId,
     title: dbTitle ?? facts.meta?.title ?? null,
@@ -90,7 +94,7 @@ export function baseStoreView(
     parentSessionId: facts.parentSessionId,
     messages: [],
     instances: [],
-    diagnostics: [...c.diagnostics],
+    diagnostics: [...c.diagnostics, ...timeDiagnostics(timeProblems, c.occurrence.sessionId)],
     sourceKeys: [c.occurrence.sourceKey],
     extensions: null,
   };
@@ -130,7 +134,7 @@ function contributedView(
 }
 
 function dbView(c: StoreDbContribution): StoreRepresentationView {
-  const base = baseStoreView(c, c.data.title, c.data.createdAtMs);
+  const base = baseStoreView(c, c.data.title, c.data.createdAtMs, c.data.timeProblems);
   if (c.data.status === 'failed') {
     return {
       view: { ...base, instances: [storeInstance(c, 'failed', 'source-read-failed')] },

@@ -24,6 +24,7 @@ describe('meta.json facts', () => {
       title: null,
       createdAtMs: null,
       updatedAtMs: null,
+      timeProblems: [],
     });
   });
 });

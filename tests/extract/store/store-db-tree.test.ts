@@ -134,7 +134,12 @@ describe('store.db meta row', () => {
       blobEncryptionKey: 'k',
     });
     const row = decodeStoreMetaRow(Buffer.from(json).toString('hex').toUpperCase());
-    expect(row).toEqual({ name: 'T', latestRootBlobId: 'ab'.repeat(32), createdAtMs: 1783737832293 });
+    expect(row).toEqual({
+      name: 'T',
+      latestRootBlobId: 'ab'.repeat(32),
+      createdAtMs: 1783737832293,
+      timeProblems: [],
+    });
     expect(JSON.stringify(row)).not.toContain('blobEncryptionKey');
   });
 

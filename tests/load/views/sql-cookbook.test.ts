@@ -21,6 +21,11 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
       { day: '2025-10-13', sessions: 1, user_messages: 1, assistant_messages: 2, tool_calls: 1 },
       { day: '2025-10-14', sessions: 2, user_messages: 3, assistant_messages: 6, tool_calls: 3 },
     ]),
+  'How much did I use Cursor each day, in a time zone I choose?': (rows) =>
+    expect(rows).toEqual([
+      { day_new_york: '2025-10-13', messages: 3 },
+      { day_new_york: '2025-10-14', messages: 9 },
+    ]),
   'Which tools does the agent call most, and how often do they fail?': (rows) =>
     expect(rows.find((r) => r.tool === 'grep')).toMatchObject({
       calls: 1,

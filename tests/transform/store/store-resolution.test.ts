@@ -71,6 +71,7 @@ function db(f: StoreSessionFacts, status: 'read' | 'failed'): StoreContribution 
       failure: status === 'failed' ? 'SOURCE_LIMIT_EXCEEDED' : null,
       title: null,
       createdAtMs: null,
+      timeProblems: [],
       leaves: [],
       treeProblems: [],
       facts: f,
@@ -139,6 +140,7 @@ describe('Store representation selection', () => {
       title: null,
       createdAtMs: null,
       updatedAtMs: null,
+      timeProblems: [],
     };
     const view = resolveStoreSession([transcript({ ...facts('not-expected'), meta })], { alone: true });
     expect(view).toMatchObject({ resolvedSource: 'store-transcript', fidelity: 'partial' });

@@ -1,4 +1,5 @@
 /** Line helpers shared by the Markdown parsers: fenced-code tracking, trimming, UTC minute stamps. */
+import { instantOrNull } from '../../../shared/time/read-instant.js';
 
 /** For each line, whether it sits inside (or opens/closes) a fenced code block. */
 export function fencedMask(lines: readonly string[]): boolean[] {
@@ -38,9 +39,6 @@ export function trimBlock(lines: readonly string[], separators = false): string 
 
 /** `YYYY-MM-DD HH:mmZ` (explicit UTC) → epoch ms; anything else is not a time this file states. */
 export function utcMinuteStamp(text: string | null | undefined): number | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})Z$/.exec(text?.trim() ?? '');
-  if (!match) return null;
-  const [, y, mo, d, h, mi] = match.map(Number) as number[];
-  const ms = Date.UTC(y!, mo! - 1, d!, h!, mi!);
-  return Number.isFinite(ms) ? ms : null;
+  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}Z)$/.exec(text?.trim() ?? '');
+  return match ? instantOrNull(`${match[1]}T${match[2]}`) : null;
 }

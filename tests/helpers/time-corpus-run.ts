@@ -1,0 +1,70 @@
+/** Loads a time corpus through the built CLI and reads back, per case, what the warehouse claims. */
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { buildTimeCorpus, type TimeCase, type TimeField } from '../../fixtures/time/time-corpus.js';
+import { queryRows } from './query-warehouse.js';
+import { runCli, tempDir } from './run-cli.js';
+
+/** The provenance a field's value would have had if it had been read as a time. */
+const CLAIM: Record<TimeField, { table: 'sessions' | 'messages'; column: string; source: string }> = {
+  'composer.createdAt': { table: 'sessions', column: 'created_at_source', source: 'composer-metadata' },
+  'composer.lastUpdatedAt': { table: 'sessions', column: 'updated_at_source', source: 'composer-metadata' },
+  'bubble.createdAt': { table: 'messages', column: 'timestamp_source', source: 'composer-created-at' },
+  'bubble.timingInfo.clientRpcSendTime': {
+    table: 'messages',
+    column: 'timestamp_source',
+    source: 'composer-timing',
+  },
+  'meta.json.createdAtMs': { table: 'sessions', column: 'created_at_source', source: 'store-meta' },
+  'meta.json.updatedAtMs': { table: 'sessions', column: 'updated_at_source', source: 'store-meta' },
+  'store.meta.createdAt': { table: 'sessions', column: 'created_at_source', source: 'store-db-metadata' },
+  'cli.timestamp_ms': { table: 'messages', column: 'timestamp_source', source: 'capture-event' },
+  'cloud.agent.createdAt': { table: 'sessions', column: 'created_at_source', source: 'capture-metadata' },
+  'cloud.run.createdAt': { table: 'messages', column: 'timestamp_source', source: 'capture-event' },
+};
+
+/**
+ * Runs the corpus of `tokens` and asserts, for every case: the run committed, the session is
+ * stored, the field's value is not claimed as a time, and a TIME_VALUE_UNKNOWN names the field.
+ */
+export async function expectHostileTimesUnknown(tokens: readonly string[]): Promise<void> {
+  const root = tempDir('etl-time-');
+  const { cases, sources } = buildTimeCorpus(join(root, 'src'), tokens);
+  const warehouse = join(root, 'w.duckdb');
+  const run = runCli(['run', '--json', ...sources, '--target', `duckdb:${warehouse}`]);
+  expect(run.stderr).not.toContain('INTERNAL_ERROR');
+  expect([0, 3]).toContain(run.code);
+  const [status] = await queryRows(warehouse, 'SELECT status FROM etl_runs');
+  expect(status?.status).not.toBe('failed');
+  const sessions = new Set(
+    (await queryRows(warehouse, 'SELECT session_id FROM sessions')).map((r) => r.session_id as string),
+  );
+  const claims = new Set<string>();
+  for (const table of ['sessions', 'messages'] as const)
+    for (const column of table === 'sessions'
+      ? ['created_at_source', 'updated_at_source']
+      : ['timestamp_source'])
+      for (const row of await queryRows(
+        warehouse,
+        `SELECT DISTINCT session_id, ${column} AS s FROM ${table}`,
+      ))
+        claims.add(`${row.session_id}|${table}.${column}|${row.s}`);
+  const diagnosed = new Set(
+    (
+      await queryRows(
+        warehouse,
+        "SELECT session_id, details->>'field' AS field FROM diagnostics WHERE code = 'TIME_VALUE_UNKNOWN'",
+      )
+    ).map((r) => `${r.session_id}|${r.field}`),
+  );
+  const failures = cases.flatMap((c: TimeCase) => {
+    const claim = CLAIM[c.field];
+    const problems: string[] = [];
+    if (!sessions.has(c.sessionId)) problems.push('not stored');
+    if (claims.has(`${c.sessionId}|${claim.table}.${claim.column}|${claim.source}`))
+      problems.push(`read as ${claim.source}`);
+    if (!diagnosed.has(`${c.sessionId}|${c.field}`)) problems.push('no TIME_VALUE_UNKNOWN');
+    return problems.length === 0 ? [] : [`${c.field} = ${c.token}: ${problems.join(', ')}`];
+  });
+  expect(failures).toEqual([]);
+}

@@ -1,0 +1,12 @@
+import { describe, it } from 'vitest';
+import { generatedHostileTokens } from '../../../fixtures/time/time-corpus.js';
+import { prng } from '../../helpers/prng.js';
+import { expectHostileTimesUnknown } from '../../helpers/time-corpus-run.js';
+
+describe('generated time values never stop a run (sweep)', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: 40 generated values per field are unknown with a diagnostic`, async () => {
+      await expectHostileTimesUnknown(generatedHostileTokens(prng(seed), 40));
+    }, 300_000);
+  }
+});
