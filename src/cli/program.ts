@@ -105,7 +105,8 @@ export function buildProgram(
   program
     .command('query')
     .description('read-only SQL over the warehouse')
-    .argument('<sql>', 'SQL to run')
+    .argument('<sql>', 'one SELECT or EXPLAIN statement')
+    .option('--limit <rows>', 'print at most this many rows (default 10000, at most 1000000)')
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')
     .action(

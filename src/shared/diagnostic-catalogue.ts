@@ -371,9 +371,9 @@ export const CATALOGUE = {
   QUERY_FAILED: {
     severity: [],
     exit: 'usage',
-    meaning: 'The SQL given to etl query failed.',
-    remedy: 'Fix the query (the warehouse is opened read-only).',
-    details: none,
+    meaning: 'The SQL given to etl query failed, or is not exactly one read statement.',
+    remedy: 'Give one SELECT or EXPLAIN over the warehouse: files, extensions and the network are closed.',
+    details: (z) => z.object({ reason: z.enum(['not-one-statement', 'not-a-read-statement', 'failed']) }),
   },
   REDACTION_APPLIED: {
     severity: ['info'],

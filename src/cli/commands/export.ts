@@ -1,5 +1,5 @@
 /** `etl export`: tables as Parquet/Arrow/JSONL files, or one archive JSON line per session. */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { ExportFormat } from '../../load/export/export-formats.js';
 import { createExportProgress } from '../../load/export/export-progress.js';
 import { runExport } from '../../load/export/run-export.js';
@@ -25,13 +25,14 @@ export async function exportCommand(flags: ExportFlags, output: Output): Promise
     .map((t) => t.trim())
     .filter((t) => t.length > 0);
   const progress = createExportProgress(!output.json && process.stderr.isTTY === true);
+  const out = resolve(flags.out);
+  const writable = flags.format === 'archive-jsonl' ? dirname(out) : out;
   const files = await withOutputPermissions(flags.sharedPermissions ? 'shared' : 'private', () =>
-    withReadOnlyTarget(target, (connection) =>
-      runExport(
-        connection,
-        { format: flags.format, out: resolve(flags.out), tables, where: flags.where },
-        progress,
-      ),
+    withReadOnlyTarget(
+      target,
+      (connection) =>
+        runExport(connection, { format: flags.format, out, tables, where: flags.where }, progress),
+      { writableDirectories: [writable] },
     ),
   );
   const rows = files.map((f) => ({ table: f.table, rows: f.rows, bytes: f.bytes, file: f.file }));

@@ -1,9 +1,10 @@
 /** `etl verify`: integrity check of the warehouse; exit 5 on any mismatch. */
 
-import { verifyWarehouse } from '../../load/duckdb/verify-warehouse.js';
+import { type VerifyReport, verifySettings, verifyWarehouse } from '../../load/duckdb/verify-warehouse.js';
 import { assertCurrentSchema } from '../../load/duckdb/warehouse-version.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
 import { IntegrityError } from '../../shared/errors.js';
+import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import type { Output } from '../output.js';
 import { parseTargetSpec } from '../target-spec.js';
 
@@ -13,10 +14,20 @@ export async function verifyCommand(
 ): Promise<number> {
   const target = parseTargetSpec(flags.target);
   if (flags.secrets) return (await import('./verify-secrets.js')).verifySecrets(target, output);
-  const report = await withReadOnlyTarget(target, async (connection) => {
-    await assertCurrentSchema(connection);
-    return verifyWarehouse(connection);
-  });
+  const spill = PrivateTempDir.create();
+  let report: VerifyReport;
+  try {
+    report = await withReadOnlyTarget(
+      target,
+      async (connection) => {
+        await assertCurrentSchema(connection);
+        return verifyWarehouse(connection);
+      },
+      { settings: verifySettings(spill.path) },
+    );
+  } finally {
+    spill.dispose();
+  }
   if (report.problems.length > 0) {
     throw new IntegrityError(
       'WAREHOUSE_INTEGRITY_FAILED',
