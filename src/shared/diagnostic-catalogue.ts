@@ -340,6 +340,26 @@ export const CATALOGUE = {
     remedy: 'Use one of the tables listed in details.known.',
     details: (z) => z.object({ table: z.string(), known: z.array(z.string()) }),
   },
+  EXPORT_WHERE_INVALID: {
+    severity: [],
+    exit: 'usage',
+    meaning: '--where is not one boolean expression over the exported table\'s columns.',
+    remedy: 'Give one expression such as "updated_at >= \'2025-01-01\'"; statements, subqueries and other tables are refused.',
+    details: (z) =>
+      z.object({
+        reason: z.enum([
+          'syntax',
+          'semicolon',
+          'not-one-expression',
+          'subquery',
+          'star',
+          'parameter',
+          'other-table',
+          'unknown-column',
+        ]),
+        table: z.string().optional(),
+      }),
+  },
   INTERNAL_ERROR: {
     severity: [],
     exit: 'general',
