@@ -147,6 +147,7 @@ export function buildProgram(
     .requiredOption('--out <path>', 'output directory (one file per table) or file (archive-jsonl)')
     .option('--tables <names>', 'comma-separated tables (default: the row tables)')
     .option('--where <sql>', 'SQL filter applied to every exported table (sessions for archive-jsonl)')
+    .option('--overwrite', 'replace a previous export at --out (default: refuse a non-empty --out)')
     .option(SHARED_PERMISSIONS, SHARED_PERMISSIONS_HELP)
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')

@@ -326,6 +326,15 @@ export const CATALOGUE = {
         remedy: z.string().optional(),
       }),
   },
+  EXPORT_OUT_EXISTS: {
+    severity: [],
+    exit: 'usage',
+    meaning:
+      '--out already holds a previous export or another file, which an export never replaces silently.',
+    remedy: 'Choose a new --out, or pass --overwrite to replace the previous export.',
+    details: (z) =>
+      z.object({ found: z.enum(['file', 'directory', 'non-empty-directory']), remedy: z.string() }),
+  },
   EXPORT_QUERY_FAILED: {
     severity: [],
     exit: 'usage',
@@ -343,8 +352,9 @@ export const CATALOGUE = {
   EXPORT_WHERE_INVALID: {
     severity: [],
     exit: 'usage',
-    meaning: '--where is not one boolean expression over the exported table\'s columns.',
-    remedy: 'Give one expression such as "updated_at >= \'2025-01-01\'"; statements, subqueries and other tables are refused.',
+    meaning: "--where is not one boolean expression over the exported table's columns.",
+    remedy:
+      'Give one expression such as "updated_at >= \'2025-01-01\'"; statements, subqueries and other tables are refused.',
     details: (z) =>
       z.object({
         reason: z.enum([
@@ -359,6 +369,14 @@ export const CATALOGUE = {
         ]),
         table: z.string().optional(),
       }),
+  },
+  EXPORT_WRITE_FAILED: {
+    severity: [],
+    exit: 'io',
+    meaning:
+      'Writing the export failed (disk full, I/O error, a directory in the way); nothing was published.',
+    remedy: 'Free space or fix the destination, then export again.',
+    details: (z) => z.object({ reason: z.string(), remedy: z.string() }),
   },
   INTERNAL_ERROR: {
     severity: [],

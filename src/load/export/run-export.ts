@@ -1,15 +1,14 @@
 /**
  * `etl export`: writes warehouse tables as Parquet, Arrow IPC or JSONL files (one per table in the
- * `--out` directory), or the per-session archive JSONL file. Every file is staged privately and
- * renamed into place owner-only, so a failed export leaves no partial file behind.
+ * `out` directory), or the per-session archive JSONL file `out`, each flushed to disk. `out` is the
+ * private staging place of export-destination.ts, which publishes the whole export at once.
  */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sessionsTable } from '../../../schemas/tables.js';
 import { outputModes } from '../../shared/output-permissions.js';
-import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
-import { publishFile } from '../fs/durable-file.js';
+import { fsyncPath } from '../fs/durable-file.js';
 import { exportArchiveJsonl } from './archive-jsonl-export.js';
 import { exportArrow } from './arrow-export.js';
 import { copyTable } from './copy-export.js';
@@ -41,20 +40,14 @@ const EXTENSION: Record<Exclude<ExportFormat, 'archive-jsonl'>, string> = {
 async function staged(
   directory: string,
   name: string,
-  write: (tempPath: string) => Promise<number>,
+  write: (path: string) => Promise<number>,
 ): Promise<ExportedFile & { path: string }> {
   mkdirSync(directory, { recursive: true, mode: outputModes().dir });
-  const temp = PrivateTempDir.create(directory);
-  try {
-    const tempPath = temp.file(name);
-    const rows = await write(tempPath);
-    chmodSync(tempPath, outputModes().file);
-    const path = join(directory, name);
-    publishFile(tempPath, path);
-    return { table: '', file: name, rows, bytes: statSync(path).size, path };
-  } finally {
-    temp.dispose();
-  }
+  const path = join(directory, name);
+  const rows = await write(path);
+  chmodSync(path, outputModes().file);
+  fsyncPath(path);
+  return { table: '', file: name, rows, bytes: statSync(path).size, path };
 }
 
 export async function runExport(
