@@ -105,7 +105,8 @@ export function buildProgram(
   program
     .command('query')
     .description('read-only SQL over the warehouse')
-    .argument('<sql>', 'SQL to run')
+    .argument('<sql>', 'one SELECT or EXPLAIN statement')
+    .option('--limit <rows>', 'print at most this many rows (default 10000, at most 1000000)')
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--time-zone <zone>', 'session time zone for zone-aware SQL (IANA name)', 'UTC')
     .option('--json', 'machine-readable output')
@@ -151,6 +152,7 @@ export function buildProgram(
     .requiredOption('--out <path>', 'output directory (one file per table) or file (archive-jsonl)')
     .option('--tables <names>', 'comma-separated tables (default: the row tables)')
     .option('--where <sql>', 'SQL filter applied to every exported table (sessions for archive-jsonl)')
+    .option('--overwrite', 'replace a previous export at --out (default: refuse a non-empty --out)')
     .option(SHARED_PERMISSIONS, SHARED_PERMISSIONS_HELP)
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')

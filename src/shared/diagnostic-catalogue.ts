@@ -323,6 +323,15 @@ export const CATALOGUE = {
         remedy: z.string().optional(),
       }),
   },
+  EXPORT_OUT_EXISTS: {
+    severity: [],
+    exit: 'usage',
+    meaning:
+      '--out already holds a previous export or another file, which an export never replaces silently.',
+    remedy: 'Choose a new --out, or pass --overwrite to replace the previous export.',
+    details: (z) =>
+      z.object({ found: z.enum(['file', 'directory', 'non-empty-directory']), remedy: z.string() }),
+  },
   EXPORT_QUERY_FAILED: {
     severity: [],
     exit: 'usage',
@@ -336,6 +345,35 @@ export const CATALOGUE = {
     meaning: '--tables names a table that cannot be exported.',
     remedy: 'Use one of the tables listed in details.known.',
     details: (z) => z.object({ table: z.string(), known: z.array(z.string()) }),
+  },
+  EXPORT_WHERE_INVALID: {
+    severity: [],
+    exit: 'usage',
+    meaning: "--where is not one boolean expression over the exported table's columns.",
+    remedy:
+      'Give one expression such as "updated_at >= \'2025-01-01\'"; statements, subqueries and other tables are refused.',
+    details: (z) =>
+      z.object({
+        reason: z.enum([
+          'syntax',
+          'semicolon',
+          'not-one-expression',
+          'subquery',
+          'star',
+          'parameter',
+          'other-table',
+          'unknown-column',
+        ]),
+        table: z.string().optional(),
+      }),
+  },
+  EXPORT_WRITE_FAILED: {
+    severity: [],
+    exit: 'io',
+    meaning:
+      'Writing the export failed (disk full, I/O error, a directory in the way); nothing was published.',
+    remedy: 'Free space or fix the destination, then export again.',
+    details: (z) => z.object({ reason: z.string(), remedy: z.string() }),
   },
   INTERNAL_ERROR: {
     severity: [],
@@ -368,9 +406,9 @@ export const CATALOGUE = {
   QUERY_FAILED: {
     severity: [],
     exit: 'usage',
-    meaning: 'The SQL given to etl query failed.',
-    remedy: 'Fix the query (the warehouse is opened read-only).',
-    details: none,
+    meaning: 'The SQL given to etl query failed, or is not exactly one read statement.',
+    remedy: 'Give one SELECT or EXPLAIN over the warehouse: files, extensions and the network are closed.',
+    details: (z) => z.object({ reason: z.enum(['not-one-statement', 'not-a-read-statement', 'failed']) }),
   },
   REDACTION_APPLIED: {
     severity: ['info'],

@@ -72,6 +72,40 @@ describe('permission errors say so (exit 4, PERMISSION_DENIED, the kind of path,
     });
   }
 
+  it('an export whose --out may not be written is PERMISSION_DENIED (export-out), nothing left behind', () => {
+    const parent = join(root, 'export-denied');
+    const warehouse = join(parent, 'w.duckdb');
+    mkdirSync(parent, { mode: 0o755 });
+    spawnSync(process.execPath, [
+      CLI,
+      'run',
+      '--cursor-user-dir',
+      userDir,
+      '--target',
+      `duckdb:${warehouse}`,
+    ]);
+    spawnSync('chmod', ['-R', 'a+rX', parent]);
+    const out = join(parent, 'out');
+    mkdirSync(out, { mode: 0o555 });
+    chmodSync(out, 0o555);
+    for (const [format, path] of [
+      ['jsonl', join(out, 'tables')],
+      ['archive-jsonl', join(out, 'sessions.jsonl')],
+    ] as const) {
+      const result = runAsNobody(
+        ['export', '--json', '--format', format, '--out', path, '--target', `duckdb:${warehouse}`],
+        home,
+      );
+      expect(result.code).toBe(4);
+      expect(JSON.parse(result.stderr).error).toMatchObject({
+        code: 'PERMISSION_DENIED',
+        details: { pathKind: 'export-out', reason: 'EACCES' },
+      });
+      expect(result.stderr).not.toContain(parent);
+    }
+    expect(readdirSync(out)).toEqual([]);
+  });
+
   it('the Parquet run lock lives inside the dataset: a run succeeds under a parent it may not write', () => {
     const parent = join(root, 'lock-inside');
     const path = join(parent, 'dataset');

@@ -1,5 +1,6 @@
 /** `etl export`: tables as Parquet/Arrow/JSONL files, or one archive JSON line per session. */
-import { resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { asExportWriteFailure, ExportDestination } from '../../load/export/export-destination.js';
 import type { ExportFormat } from '../../load/export/export-formats.js';
 import { createExportProgress } from '../../load/export/export-progress.js';
 import { runExport } from '../../load/export/run-export.js';
@@ -16,6 +17,7 @@ export interface ExportFlags {
   where?: string;
   target?: string;
   sharedPermissions?: boolean;
+  overwrite?: boolean;
 }
 
 export async function exportCommand(flags: ExportFlags, output: Output): Promise<number> {
@@ -25,15 +27,31 @@ export async function exportCommand(flags: ExportFlags, output: Output): Promise
     .map((t) => t.trim())
     .filter((t) => t.length > 0);
   const progress = createExportProgress(!output.json && process.stderr.isTTY === true);
-  const files = await withOutputPermissions(flags.sharedPermissions ? 'shared' : 'private', () =>
-    withReadOnlyTarget(target, (connection) =>
-      runExport(
-        connection,
-        { format: flags.format, out: resolve(flags.out), tables, where: flags.where },
-        progress,
-      ),
-    ),
-  );
+  const out = resolve(flags.out);
+  const files = await withOutputPermissions(flags.sharedPermissions ? 'shared' : 'private', async () => {
+    const destination = ExportDestination.prepare(flags.format, out, flags.overwrite === true);
+    try {
+      const written = await withReadOnlyTarget(
+        target,
+        (connection) =>
+          runExport(
+            connection,
+            { format: flags.format, out: destination.stagedPath, tables, where: flags.where },
+            progress,
+          ).catch((error: unknown) => {
+            throw asExportWriteFailure(error);
+          }),
+        { writableDirectories: [destination.stagingDirectory] },
+      );
+      destination.publish();
+      return written.map((f) => ({
+        ...f,
+        file: flags.format === 'archive-jsonl' ? out : join(out, basename(f.file)),
+      }));
+    } finally {
+      destination.dispose();
+    }
+  });
   const rows = files.map((f) => ({ table: f.table, rows: f.rows, bytes: f.bytes, file: f.file }));
   output.success(
     { export: { format: flags.format, files: rows } },

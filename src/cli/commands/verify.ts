@@ -1,9 +1,10 @@
 /** `etl verify`: integrity check of the warehouse (or, with --sources, against the sources); exit 5 on any mismatch. */
 
-import { verifyWarehouse } from '../../load/duckdb/verify-warehouse.js';
+import { type VerifyReport, verifySettings, verifyWarehouse } from '../../load/duckdb/verify-warehouse.js';
 import { assertCurrentSchema } from '../../load/duckdb/warehouse-version.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
+import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import type { Output } from '../output.js';
 import type { RunFlags } from '../run-options.js';
 import { parseTargetSpec } from '../target-spec.js';
@@ -20,10 +21,20 @@ export async function verifyCommand(
   if (flags.sources) return (await import('./verify-sources.js')).verifySources(flags, output);
   const target = parseTargetSpec(flags.target);
   if (flags.secrets) return (await import('./verify-secrets.js')).verifySecrets(target, output);
-  const report = await withReadOnlyTarget(target, async (connection) => {
-    await assertCurrentSchema(connection);
-    return verifyWarehouse(connection);
-  });
+  const spill = PrivateTempDir.create();
+  let report: VerifyReport;
+  try {
+    report = await withReadOnlyTarget(
+      target,
+      async (connection) => {
+        await assertCurrentSchema(connection);
+        return verifyWarehouse(connection);
+      },
+      { settings: verifySettings(spill.path) },
+    );
+  } finally {
+    spill.dispose();
+  }
   if (report.problems.length > 0) {
     throw new IntegrityError(
       'WAREHOUSE_INTEGRITY_FAILED',

@@ -3,4 +3,10 @@
  * ~120 CommonJS files as one chunk (build/bundle-cli.ts): Node then loads it in ~25 ms instead of
  * ~45 ms, and only its native part, `@duckdb/node-bindings`, is required at run time.
  */
-export { DuckDBInstance, DuckDBTimestampValue, DuckDBTypeId, listValue } from '@duckdb/node-api';
+export {
+  DuckDBInstance,
+  DuckDBTimestampValue,
+  DuckDBTypeId,
+  listValue,
+  StatementType,
+} from '@duckdb/node-api';

@@ -16,6 +16,7 @@ import { permissionDenied, permissionReason } from '../../shared/permission-deni
 import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { ANALYST_VIEWS, createViewSql } from '../views/analyst-views.js';
 import { DuckDBInstance } from './duckdb-api.js';
+import { SANDBOX_INSTANCE_OPTIONS } from './query-sandbox.js';
 import { runInstanceOptions, WRITER_ROW_GROUP_ROWS } from './run-memory.js';
 import { sqlString } from './sql-string.js';
 import { storageVersionOption } from './storage-version.js';
@@ -82,7 +83,10 @@ function mapOpenError(error: unknown, mode: 'write' | 'read'): Error {
 async function openReadOnly(
   path: string,
 ): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
-  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  const instance = await DuckDBInstance.create(path, {
+    ...SANDBOX_INSTANCE_OPTIONS,
+    access_mode: 'READ_ONLY',
+  });
   return { instance, connection: await instance.connect() };
 }
 

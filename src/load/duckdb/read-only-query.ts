@@ -1,20 +1,32 @@
-/** Read-only SQL over the warehouse for `etl query`, `etl status` and `etl verify`. */
+/**
+ * Read-only SQL over the warehouse for `etl query`, `etl status` and `etl verify`: one read
+ * statement, in the sandbox, whose result is read in chunks up to a row limit, never whole.
+ */
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
+import type { DetailsOf } from '../../shared/diagnostic-catalogue.js';
 import { UsageError } from '../../shared/errors.js';
-import { DuckDBTypeId } from './duckdb-api.js';
+import { DuckDBTypeId, StatementType } from './duckdb-api.js';
 import { openWarehouse } from './duckdb-warehouse.js';
+import { lockDown, type Sandbox } from './query-sandbox.js';
+
+/** Rows `etl query` prints unless `--limit` says otherwise. */
+export const DEFAULT_QUERY_ROW_LIMIT = 10_000;
 
 export interface QueryResult {
   columns: string[];
   rows: Record<string, unknown>[];
+  /** The result had more rows than the limit; only the first `limit` are in `rows`. */
+  truncated: boolean;
 }
 
 export async function withReadOnlyWarehouse<T>(
   path: string,
   work: (connection: DuckDBConnection) => Promise<T>,
+  sandbox: Sandbox = {},
 ): Promise<T> {
   const warehouse = await openWarehouse(path, 'read');
   try {
+    await lockDown(warehouse.connection, sandbox.writableDirectories ?? [], sandbox.settings);
     return await work(warehouse.connection);
   } finally {
     warehouse.close();
@@ -29,8 +41,8 @@ const WIDE_INTEGERS = new Set([
 ]);
 
 /** JSON-safe rows; wide integers (counts, sums) are numbers when exact, strings only beyond 2^53. */
-function jsonRows(reader: DuckDBResultReader): Record<string, unknown>[] {
-  const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
+function jsonRows(reader: DuckDBResultReader, limit: number): Record<string, unknown>[] {
+  const rows = (reader.getRowObjectsJson() as Record<string, unknown>[]).slice(0, limit);
   const wide = reader.columnNames().filter((_, index) => WIDE_INTEGERS.has(reader.columnType(index).typeId));
   for (const row of rows) {
     for (const name of wide) {
@@ -44,14 +56,19 @@ function jsonRows(reader: DuckDBResultReader): Record<string, unknown>[] {
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
 
 /**
- * Sets the session time zone (IANA name; DuckDB's built-in ICU) so that casts to TIMESTAMPTZ and
- * zone-aware functions do not depend on the machine: `etl query` uses UTC unless asked otherwise.
+ * The session time zone setting (an IANA name, read by DuckDB's built-in ICU) so that casts to
+ * TIMESTAMPTZ and zone-aware functions do not depend on the machine: `etl query` uses UTC by default.
  */
-export async function setQueryTimeZone(connection: DuckDBConnection, zone: string): Promise<void> {
-  try {
-    if (!ZONE_NAME.test(zone)) throw new Error('not a zone name');
-    await connection.run(`SET TimeZone = '${zone}'`);
-  } catch {
+export function queryTimeZoneSetting(zone: string): Record<string, string> {
+  let known = ZONE_NAME.test(zone);
+  if (known) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+    } catch {
+      known = false;
+    }
+  }
+  if (!known)
     throw new UsageError(
       'USAGE_ERROR',
       `--time-zone ${JSON.stringify(zone.slice(0, 64))} is not a known time zone`,
@@ -59,15 +76,47 @@ export async function setQueryTimeZone(connection: DuckDBConnection, zone: strin
         reason: 'unknown-time-zone',
       },
     );
-  }
+  return { TimeZone: zone };
 }
 
-export async function runQuery(connection: DuckDBConnection, sql: string): Promise<QueryResult> {
+/** Statements that only read: SELECT (with DESCRIBE, SHOW, SUMMARIZE, FROM …) and EXPLAIN. */
+const READ_STATEMENTS: ReadonlySet<StatementType> = new Set([StatementType.SELECT, StatementType.EXPLAIN]);
+
+type QueryFailure = DetailsOf<'QUERY_FAILED'>['reason'];
+
+function queryFailed(reason: QueryFailure, message: string): UsageError<'QUERY_FAILED'> {
+  return new UsageError('QUERY_FAILED', message, { reason });
+}
+
+function firstLine(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'query failed';
+}
+
+/** Runs one read statement and reads at most `limit` rows of its result (and whether there were more). */
+export async function runQuery(
+  connection: DuckDBConnection,
+  sql: string,
+  limit: number = DEFAULT_QUERY_ROW_LIMIT,
+): Promise<QueryResult> {
+  let reader: DuckDBResultReader;
   try {
-    const reader = await connection.runAndReadAll(sql);
-    return { columns: reader.columnNames(), rows: jsonRows(reader) };
+    const statements = await connection.extractStatements(sql);
+    if (statements.count !== 1)
+      throw queryFailed(
+        'not-one-statement',
+        `etl query runs exactly one statement (got ${statements.count})`,
+      );
+    const prepared = await statements.prepare(0);
+    if (!READ_STATEMENTS.has(prepared.statementType))
+      throw queryFailed('not-a-read-statement', 'etl query runs read statements only (SELECT, EXPLAIN)');
+    reader = await prepared.streamAndReadUntil(limit + 1);
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'query failed';
-    throw new UsageError('QUERY_FAILED', `The query failed: ${message}`, {});
+    if (error instanceof UsageError) throw error;
+    throw queryFailed('failed', `The query failed: ${firstLine(error)}`);
   }
+  return {
+    columns: reader.columnNames(),
+    rows: jsonRows(reader, limit),
+    truncated: reader.currentRowCount > limit,
+  };
 }

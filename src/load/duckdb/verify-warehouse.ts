@@ -4,9 +4,7 @@
  * so memory stays flat however large the warehouse.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { computeViewDigest } from '../../transform/view-digest.js';
-import { sqlString } from './sql-string.js';
 import { RANGE_ROWS, readStoredSessions, storedSessionRanges } from './stored-sessions.js';
 
 export interface VerifyProblem {
@@ -68,22 +66,18 @@ async function countProblems(connection: DuckDBConnection, problems: VerifyProbl
 /**
  * Verify reads every block once, and DuckDB's default pool (80 % of RAM) kept them all cached: RSS
  * grew with the warehouse (918 MB for a 575 MB file). Bounded, it evicts them; the duplicate-key
- * aggregates may spill, into a private directory rather than beside the warehouse.
+ * aggregates may spill, into a private directory rather than beside the warehouse. These are the
+ * settings of the read-only connection verify runs on (set before its configuration is locked).
  */
-const VERIFY_MEMORY_LIMIT = '128MB';
+export function verifySettings(spillDir: string): Record<string, string> {
+  return { temp_directory: spillDir, memory_limit: '128MB' };
+}
 
-export async function verifyWarehouse(
+export function verifyWarehouse(
   connection: DuckDBConnection,
   rangeRows: number = RANGE_ROWS,
 ): Promise<VerifyReport> {
-  const spill = PrivateTempDir.create();
-  try {
-    await connection.run(`SET temp_directory = ${sqlString(spill.path)}`);
-    await connection.run(`SET memory_limit = ${sqlString(VERIFY_MEMORY_LIMIT)}`);
-    return await verifyRanges(connection, rangeRows);
-  } finally {
-    spill.dispose();
-  }
+  return verifyRanges(connection, rangeRows);
 }
 
 async function verifyRanges(connection: DuckDBConnection, rangeRows: number): Promise<VerifyReport> {

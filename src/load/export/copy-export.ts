@@ -1,8 +1,9 @@
 /** Parquet and JSONL exports through DuckDB's own `COPY … TO`, which streams with bounded memory. */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { UsageError } from '../../shared/errors.js';
+import { EtlError, UsageError } from '../../shared/errors.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import { sqlString } from '../duckdb/sql-string.js';
+import { asExportWriteFailure } from './export-destination.js';
 import { type AnyTable, exportSelect } from './export-tables.js';
 
 export type CopyFormat = 'parquet' | 'jsonl';
@@ -45,7 +46,10 @@ export async function copyTable(
   }
 }
 
-export function exportQueryFailed(table: AnyTable, error: unknown): UsageError {
+/** A storage failure is EXPORT_WRITE_FAILED or PERMISSION_DENIED; any other failure is the query's. */
+export function exportQueryFailed(table: AnyTable, error: unknown): EtlError {
+  const storage = asExportWriteFailure(error);
+  if (storage instanceof EtlError) return storage;
   const reason = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'query failed';
   return new UsageError('EXPORT_QUERY_FAILED', `Exporting ${table.name} failed: ${reason}`, {
     table: table.name,

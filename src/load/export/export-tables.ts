@@ -36,7 +36,10 @@ export function orderByFor(table: AnyTable): string {
   return ORDER[table.name] ?? table.columnNames.join(', ');
 }
 
-/** `timestamps: 'epoch-ms'` selects TIMESTAMP columns as epoch milliseconds (for Arrow builders). */
+/**
+ * `where` is a filter already parsed and rendered by export-filter.ts, never user text.
+ * `timestamps: 'epoch-ms'` selects TIMESTAMP columns as epoch milliseconds (for Arrow builders).
+ */
 export function exportSelect(
   table: AnyTable,
   where: string | undefined,

@@ -1,9 +1,10 @@
 /**
  * Builds the next published state directory: partitions touched by this run are rewritten (old rows
  * of other sessions plus the staged sessions) with DuckDB's Parquet writer; every other file is a
- * hard link to the previous state's file, so unchanged data is shared, never copied or rewritten.
+ * hard link to the previous state's file, so unchanged data is shared, never rewritten. Where the
+ * storage refuses hard links, the unchanged file is copied and flushed instead.
  */
-import { linkSync, mkdirSync, statSync } from 'node:fs';
+import { constants, copyFileSync, linkSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
@@ -46,17 +47,32 @@ export interface StateInput {
   redaction?: RedactionPolicy | null;
 }
 
+/** link() errors that mean the storage has no (more) hard links for this file: copy instead. */
+const LINK_REFUSALS = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK']);
+
 class StateWriter {
   readonly dir: string;
   constructor(private readonly input: StateInput) {
     this.dir = input.layout.stateDir(input.runId);
   }
 
+  /** How many unchanged files were copied because the storage refused a hard link. */
+  copied = 0;
+
   link(file: ManifestFile): ManifestFile {
     const { layout, previous } = this.input;
     const target = join(this.dir, file.path);
     mkdirSync(dirname(target), { recursive: true, mode: outputModes().dir });
-    linkSync(join(layout.stateDir(previous!.stateId), file.path), target);
+    const source = join(layout.stateDir(previous!.stateId), file.path);
+    try {
+      linkSync(source, target);
+    } catch (error) {
+      if (!LINK_REFUSALS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      // Storage without hard links (SMB, FAT, bucket mounts, another device): an fsynced copy.
+      copyFileSync(source, target, constants.COPYFILE_EXCL);
+      fsyncPath(target);
+      this.copied += 1;
+    }
     return file;
   }
 

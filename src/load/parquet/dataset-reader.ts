@@ -11,6 +11,7 @@ import { ROW_TABLES } from '../../../schemas/tables.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
+import { lockDown, SANDBOX_INSTANCE_OPTIONS, type Sandbox } from '../duckdb/query-sandbox.js';
 import { sqlString } from '../duckdb/sql-string.js';
 import { createAnalystViews } from '../views/analyst-views.js';
 import { DatasetLayout } from './dataset-layout.js';
@@ -58,8 +59,10 @@ export async function createStateViews(
   await createAnalystViews(connection);
 }
 
+/** The published state behind read-only views, in the sandbox: readable is its state directory only. */
 export async function openDatasetReadOnly(
   root: string,
+  sandbox: Sandbox = {},
 ): Promise<OpenedWarehouse & { manifest: DatasetManifest }> {
   const layout = new DatasetLayout(root);
   const manifest = readCurrentManifest(layout);
@@ -70,7 +73,7 @@ export async function openDatasetReadOnly(
       {},
     );
   }
-  const instance = await DuckDBInstance.create(':memory:');
+  const instance = await DuckDBInstance.create(':memory:', SANDBOX_INSTANCE_OPTIONS);
   const connection = await instance.connect();
   const close = (): void => {
     connection.closeSync();
@@ -78,6 +81,11 @@ export async function openDatasetReadOnly(
   };
   try {
     await createStateViews(connection, layout, manifest);
+    await lockDown(
+      connection,
+      [layout.stateDir(manifest.stateId), ...(sandbox.writableDirectories ?? [])],
+      sandbox.settings,
+    );
   } catch (error) {
     close();
     throw error;

@@ -1,4 +1,4 @@
-import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
@@ -159,8 +159,8 @@ describe('etl export', () => {
       'no_such_column = 1',
     ]);
     expect(result.code).toBe(2);
-    expect(JSON.parse(result.stderr).error.code).toBe('EXPORT_QUERY_FAILED');
-    expect(readdirSync(out)).toEqual([]);
+    expect(JSON.parse(result.stderr).error.code).toBe('EXPORT_WHERE_INVALID');
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
   });
 
   it('an unknown table is a usage error naming the known tables', () => {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { formatTable } from '../../src/cli/format-table.js';
+import { visibleText } from '../../src/cli/visible-text.js';
+
+/** Every character a terminal acts on: C0, DEL, C1 and the bidirectional controls. */
+const CONTROLS = [
+  ...Array.from({ length: 0x20 }, (_, i) => i),
+  ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i),
+  0x200e,
+  0x200f,
+  ...Array.from({ length: 5 }, (_, i) => 0x202a + i),
+  ...Array.from({ length: 4 }, (_, i) => 0x2066 + i),
+].map((code) => String.fromCodePoint(code));
+
+const ACTING = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+describe('terminal control characters from the data print visibly in query tables', () => {
+  it.each(CONTROLS.map((c) => [c.codePointAt(0)!.toString(16), c]))(
+    'U+%s never reaches the terminal raw',
+    (_, c) => {
+      for (const text of [c, `a${c}b`, `${c}${c}[2J`, `\u001b]0;title${c}\u0007`]) {
+        const lines = formatTable(['x'], [{ x: text }]).split('\n');
+        expect(lines).toHaveLength(4);
+        for (const line of lines) expect(line).not.toMatch(ACTING);
+        expect(visibleText(text)).not.toMatch(ACTING);
+      }
+    },
+  );
+
+  it('clear-screen and OSC title sequences show as text; column names too', () => {
+    const table = formatTable(['t\u001b[31m'], [{ 't\u001b[31m': '\u001b[2J\u001b]0;pwned\u0007x' }]);
+    expect(table).toContain('\\e[2J\\e]0;pwned\\x07x');
+    expect(table.split('\n')[0]).toBe('t\\e[31m');
+  });
+
+  it('plain text, unicode and whitespace are unchanged (whitespace runs still fold to one space)', () => {
+    expect(visibleText('héllo — 日本 🙂')).toBe('héllo — 日本 🙂');
+    expect(formatTable(['x'], [{ x: 'a\n\tb' }]).split('\n')[2]).toBe('a b');
+  });
+});
