@@ -4,6 +4,7 @@ import type { SessionView } from '../session-view.js';
 import { linkActiveBranch } from './active-branch.js';
 import { bubbleToMessage } from './bubble-message.js';
 import { asObject, epochMs, nonEmptyString, positiveInt } from './composer-fields.js';
+import { separateCollidingIds } from './message-id-collisions.js';
 
 function activeBranchIds(composerData: Record<string, unknown> | null): Set<string> | null {
   const headers = composerData?.fullConversationHeadersOnly;
@@ -17,15 +18,20 @@ function activeBranchIds(composerData: Record<string, unknown> | null): Set<stri
 export function composerGlobalView(contribution: ComposerGlobalContribution): SessionView {
   const { data, occurrence } = contribution;
   const doc = data.composerData;
-  const messages = linkActiveBranch(
-    data.bubbles.map((bubble, index) => bubbleToMessage(bubble, index)),
-    activeBranchIds(doc),
-  );
+  const bases = data.bubbles.map((bubble, index) => bubbleToMessage(bubble, index));
+  const collision = separateCollidingIds(bases, {
+    sessionId: occurrence.sessionId,
+    sourceRef: occurrence.occurrenceRef,
+  });
+  const messages = linkActiveBranch(bases, activeBranchIds(doc));
+  const diagnostics =
+    collision === null ? contribution.diagnostics : [...contribution.diagnostics, collision];
   const created = epochMs(doc?.createdAt);
   const updated = epochMs(doc?.lastUpdatedAt) ?? epochMs(doc?.updatedAt);
   // Undecodable rows are damage, not content: such a view must never overwrite a complete archive.
   const partial =
     data.bubbles.some((bubble) => bubble.corruption !== null) ||
+    collision !== null ||
     // SQL NULL metadata is a known complete shape (messages kept, epoch-unknown times).
     contribution.diagnostics.some(
       (d) => d.code === 'COMPOSER_DATA_UNREADABLE' && d.details.reason !== 'null-value',
@@ -57,7 +63,7 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
         reasonCode: partial ? 'source-partial' : null,
       },
     ],
-    diagnostics: contribution.diagnostics,
+    diagnostics,
     sourceKeys: [occurrence.sourceKey],
     extensions: null,
   };

@@ -12,6 +12,7 @@ import { bubbleToMessage } from './bubble-message.js';
 import { asObject, epochMs, type JsonObject, nonEmptyString } from './composer-fields.js';
 import { indexPlaceholders } from './index-placeholders.js';
 import { legacyChatMessage } from './legacy-chat-message.js';
+import { separateCollidingIds } from './message-id-collisions.js';
 
 function inlineBubble(value: unknown, index: number): RawBubble {
   const object = asObject(value);
@@ -52,6 +53,11 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
   const entry = data.entry ?? {};
   const created = epochMs(entry.createdAt);
   const updated = epochMs(entry.lastUpdatedAt) ?? epochMs(entry.updatedAt) ?? epochMs(entry.lastSendTime);
+  const bases = entryMessages(data.entryKind, entry, data.generations);
+  const collision = separateCollidingIds(bases, {
+    sessionId: occurrence.sessionId,
+    sourceRef: occurrence.occurrenceRef,
+  });
   return {
     sessionId: occurrence.sessionId,
     title: nonEmptyString(entry.name) ?? nonEmptyString(entry.title) ?? nonEmptyString(entry.chatTitle),
@@ -67,7 +73,7 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
     contextTokensUsed: null,
     contextTokenLimit: null,
     parentSessionId: null,
-    messages: linkActiveBranch(entryMessages(data.entryKind, entry, data.generations), null),
+    messages: linkActiveBranch(bases, null),
     instances: [
       {
         sourceRole: 'composer',
@@ -79,7 +85,7 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
         reasonCode: null,
       },
     ],
-    diagnostics: contribution.diagnostics,
+    diagnostics: collision === null ? contribution.diagnostics : [...contribution.diagnostics, collision],
     sourceKeys: [occurrence.sourceKey],
     extensions: { entryKind: data.entryKind },
   };
