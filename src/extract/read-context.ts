@@ -23,5 +23,6 @@ export function createReadContext(options: ReadContextOptions): ReadContext {
     includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
     signal: options.signal ?? new AbortController().signal,
     diagnostics: new DiagnosticSink(),
+    unreadSources: new Map(),
   };
 }

@@ -69,6 +69,11 @@ export interface ReadContext {
   diagnostics?: DiagnosticSink;
   /** Prefix checkpoints of append-only sources from the sync ledger, when the target keeps one. */
   checkpoints?: CheckpointRegistry;
+  /**
+   * Sources a catalog could not read, by source key: no absence is concluded from such a run, and a
+   * `failsRun` one fails it once the other sessions are committed.
+   */
+  unreadSources?: Map<string, { failsRun: boolean }>;
 }
 
 export interface SourceRoots {

@@ -262,6 +262,13 @@ export const CATALOGUE = {
     remedy: 'None; the placeholders keep message identity and order.',
     details: (z) => z.object({ count: z.number() }),
   },
+  COMPOSER_MESSAGE_ID_COLLISION: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'Composer messages of one session share an ID; later ones are renamed `<id>:collision:<n>`.',
+    remedy: 'None; the view is partial, so it never replaces a complete archived session.',
+    details: (z) => z.object({ count: z.number() }),
+  },
   COMPOSER_DATA_UNREADABLE: {
     severity: ['warning'],
     exit: null,

@@ -16,7 +16,8 @@ export function ledgerFinal(run: RunState, plan: Plan, runScope: RunScope): Ledg
     run.status === 'committed' &&
     run.ctx.scope === null &&
     runScope.kind === 'all' &&
-    run.unavailable === null;
+    run.unavailable === null &&
+    run.ctx.unreadSources?.size === 0;
   if (!complete) return undefined;
   return {
     rootsDigest: canonicalHash(run.options.roots),

@@ -47,6 +47,9 @@ export async function runPipeline(
   faultPoint('run-begun');
   try {
     const plan = await planRun(run, discovery);
+    // An unread global Composer DB keeps its archived sessions and fails the run once the rest is committed.
+    for (const [sourceKey, unread] of run.ctx.unreadSources ?? [])
+      if (unread.failsRun) run.unavailable ??= SessionUnavailable.ofSource(sourceKey);
     const batches = new SessionBatches(run, plan);
     const runScope = await hydrateSessions(run, plan, batches);
     await finishRun(run, batches, ledgerFinal(run, plan, runScope));

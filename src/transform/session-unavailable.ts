@@ -23,6 +23,18 @@ export class SessionUnavailable extends IoError {
     super(diagnostic.code, diagnostic.message, diagnostic.details);
   }
 
+  /** An unread source that carries sessions no other source can stand in for (the global Composer DB). */
+  static ofSource(sourceRef: string): SessionUnavailable {
+    return new SessionUnavailable(
+      diagnostic(
+        'SOURCE_UNREADABLE',
+        'A source database could not be read; its archived sessions were kept as they are',
+        { sourceKind: 'composer', database: 'global', outcome: 'fatal' },
+        { severity: 'error', sourceRef },
+      ),
+    );
+  }
+
   /** The error for `sessionId` from its contributors' read failures (the first limit or encoding one). */
   static of(sessionId: string, readFailures: readonly Diagnostic[]): SessionUnavailable {
     const cause = readFailures.find(isReadFailure);

@@ -19,6 +19,7 @@ import {
   asSourceError,
   hasTable,
   openSqliteSnapshot,
+  requireTables,
   type SqliteSnapshot,
   unlessUnreadable,
 } from '../sqlite/sqlite-snapshot.js';
@@ -32,7 +33,7 @@ import { GlobalAttribution } from './global-attribution.js';
 import { scanGlobalSessions } from './global-catalog.js';
 import { type GlobalHandle, GlobalOccurrence } from './global-occurrence.js';
 import { readGlobalSession } from './global-session-reader.js';
-import { unreadableDatabase } from './unreadable-database.js';
+import { reportUnreadableDatabase } from './unreadable-database.js';
 import { readWorkspaceEntry } from './workspace-entry-reader.js';
 import type { WorkspaceEntryRef } from './workspace-index.js';
 
@@ -69,12 +70,14 @@ export class ComposerAdapter implements SourceAdapter {
       return;
     }
     if (source.kind !== 'composer-global-db') return;
-    const snapshot = await this.globalSnapshot(source.locator, ctx).catch((error: unknown) => {
+    // An empty file opens as a database without tables: a cut file, not an install without sessions.
+    const opening = this.globalSnapshot(source.locator, ctx).then((s) => requireTables(s, 'composer'));
+    const snapshot = await opening.catch((error: unknown) => {
       // With workspace DBs, an unopenable global DB leaves workspace-fallback views (partial) and
       // is reported; with none, nothing safe remains and the source error is fatal.
       if (!this.sources.some((s) => s.kind === 'composer-workspace-db')) throw error;
       unlessUnreadable(error);
-      ctx.diagnostics?.add(unreadableDatabase('global', source.sourceKey));
+      reportUnreadableDatabase(ctx, 'global', source.sourceKey);
       return null;
     });
     if (snapshot === null || !hasTable(snapshot.db, 'cursorDiskKV')) return;

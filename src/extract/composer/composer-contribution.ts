@@ -15,6 +15,7 @@ export interface RawBubble {
     | 'invalid-json'
     | 'invalid-encoding'
     | 'not-an-object'
+    | 'wrong-field-type'
     | 'changed-during-read'
     | null;
 }

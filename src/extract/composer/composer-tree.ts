@@ -8,7 +8,7 @@ import { HydrationBudget } from '../sqlite/keyset-pager.js';
 import type { SqliteSnapshot } from '../sqlite/sqlite-snapshot.js';
 import { unlessUnreadable } from '../sqlite/sqlite-snapshot.js';
 import type { WorkspaceStamp } from './global-attribution.js';
-import { unreadableDatabase } from './unreadable-database.js';
+import { reportUnreadableDatabase } from './unreadable-database.js';
 import { readWorkspaceIndex, type WorkspaceIndex } from './workspace-index.js';
 import { readWorkspaceJson } from './workspace-json.js';
 
@@ -36,7 +36,7 @@ export class ComposerTree {
       const dir = dirname(source.locator);
       // An unopenable workspace DB has no readable index; the global DB still carries its sessions.
       const opened = await snapshot(source.locator).catch(unlessUnreadable);
-      if (opened === null) ctx.diagnostics?.add(unreadableDatabase('workspace', source.sourceKey));
+      if (opened === null) reportUnreadableDatabase(ctx, 'workspace', source.sourceKey);
       const index: WorkspaceIndex =
         opened === null
           ? { entries: [], pointerIds: new Set() }

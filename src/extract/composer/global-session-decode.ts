@@ -4,6 +4,7 @@
  * session is resolved (a resolve worker), not on the thread that owns the SQLite snapshot.
  */
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { type FieldType, hasWrongTypedField } from '../text/field-types.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type {
@@ -17,7 +18,27 @@ type Decoded =
   | { value: Record<string, unknown>; corruption: null }
   | { value: null; corruption: NonNullable<RawBubble['corruption']> };
 
-function decodeJsonObject(bytes: Uint8Array | null | 'changed'): Decoded {
+/** The fields the transform reads from a bubble and from a `composerData` document. */
+const BUBBLE_FIELDS: Readonly<Record<string, FieldType>> = {
+  type: 'number',
+  bubbleId: 'string',
+  text: 'string',
+  tokenCount: 'object',
+  modelInfo: 'object',
+  thinking: 'object',
+  timingInfo: 'object',
+  toolFormerData: 'object',
+};
+const COMPOSER_DATA_FIELDS: Readonly<Record<string, FieldType>> = {
+  composerId: 'string',
+  name: 'string',
+  fullConversationHeadersOnly: 'array',
+};
+
+function decodeJsonObject(
+  bytes: Uint8Array | null | 'changed',
+  fields: Readonly<Record<string, FieldType>>,
+): Decoded {
   if (bytes === 'changed') return { value: null, corruption: 'changed-during-read' };
   if (bytes === null) return { value: null, corruption: 'null-value' };
   let text: string;
@@ -39,7 +60,9 @@ function decodeJsonObject(bytes: Uint8Array | null | 'changed'): Decoded {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { value: null, corruption: 'not-an-object' };
   }
-  return { value: parsed as Record<string, unknown>, corruption: null };
+  const value = parsed as Record<string, unknown>;
+  if (hasWrongTypedField(value, fields)) return { value: null, corruption: 'wrong-field-type' };
+  return { value, corruption: null };
 }
 
 /** The decoded contribution, with the diagnostics in the order the read and the decode found them. */
@@ -50,7 +73,7 @@ export function decodeGlobalSession(
   const diagnostics: Diagnostic[] = [];
   const data: ComposerGlobalData = { composerData: null, bubbles: [], truncated: readFailure !== null };
   if (doc !== undefined) {
-    const decoded = decodeJsonObject(doc);
+    const decoded = decodeJsonObject(doc, COMPOSER_DATA_FIELDS);
     data.composerData = decoded.value;
     if (decoded.corruption !== null) {
       diagnostics.push(
@@ -64,7 +87,7 @@ export function decodeGlobalSession(
     }
   }
   for (const { rowid, keyBubbleId, bytes } of bubbles)
-    data.bubbles.push({ rowid, keyBubbleId, ...decodeJsonObject(bytes) });
+    data.bubbles.push({ rowid, keyBubbleId, ...decodeJsonObject(bytes, BUBBLE_FIELDS) });
   if (readFailure !== null) diagnostics.push(readFailure);
   // Undecodable text is never guessed: the bubble stays a flagged placeholder and the view is partial.
   if (data.bubbles.some((bubble) => bubble.corruption === 'invalid-encoding'))

@@ -1,12 +1,26 @@
-/** The diagnostic for a Composer database that could not be opened while a safe contributor remains. */
+/**
+ * A Composer database that could not be opened while a safe contributor remains: reported, and
+ * recorded as unread so its archived sessions are not concluded absent; an unread global database
+ * (the sessions' backbone) fails the run once the other sessions are committed.
+ */
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import type { ReadContext } from '../source-adapter.js';
 
 const CONSEQUENCE = {
   global: 'only workspace-fallback views remain',
   workspace: 'its index and workspace memberships are not available',
 } as const;
 
-export function unreadableDatabase(role: keyof typeof CONSEQUENCE, sourceRef: string): Diagnostic {
+export function reportUnreadableDatabase(
+  ctx: ReadContext,
+  role: keyof typeof CONSEQUENCE,
+  sourceKey: string,
+): void {
+  ctx.unreadSources?.set(sourceKey, { failsRun: role === 'global' });
+  ctx.diagnostics?.add(unreadableDatabase(role, sourceKey));
+}
+
+function unreadableDatabase(role: keyof typeof CONSEQUENCE, sourceRef: string): Diagnostic {
   return diagnostic(
     'SOURCE_UNREADABLE',
     `A Composer ${role} database could not be opened; ${CONSEQUENCE[role]}`,

@@ -3,7 +3,7 @@
  * database is read inside one read transaction; any other journal mode is copied into the private
  * temp dir first (serialized image when small, online backup when large).
  */
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { IoError } from '../../shared/errors.js';
 import type { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
@@ -69,6 +69,9 @@ export async function openSqliteSnapshot(
     const bytes =
       Number(source.pragma('page_count', { simple: true })) *
       Number(source.pragma('page_size', { simple: true }));
+    // SQLite reads the missing pages of a cut file as zeros: a file shorter than its header says is
+    // truncated, not a database with fewer rows.
+    if (statSync(path).size < bytes) throw unreadable(sourceKind, 'truncated');
     let method: SnapshotMethod = 'online-backup';
     if (bytes <= SERIALIZED_COPY_BYTES) {
       writeFileSync(copyPath, source.serialize(), { mode: 0o600, flag: 'wx' });
@@ -116,6 +119,13 @@ export function hasTable(db: BetterSqlite3.Database, table: string): boolean {
     cachedStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
     undefined
   );
+}
+
+/** A database without a single table (an empty or cut file) as unreadable. */
+export function requireTables(snapshot: SqliteSnapshot, sourceKind: string): SqliteSnapshot {
+  const any = cachedStatement(snapshot.db, "SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").get();
+  if (any === undefined) throw unreadable(sourceKind, 'no-tables');
+  return snapshot;
 }
 
 /** Maps an unopenable database to null (the caller degrades); any other error propagates. */

@@ -6,6 +6,7 @@ import { timeDiagnostics } from '../time-diagnostics.js';
 import { linkActiveBranch } from './active-branch.js';
 import { bubbleToMessage } from './bubble-message.js';
 import { asObject, nonEmptyString, positiveInt } from './composer-fields.js';
+import { separateCollidingIds } from './message-id-collisions.js';
 
 function activeBranchIds(composerData: Record<string, unknown> | null): Set<string> | null {
   const headers = composerData?.fullConversationHeadersOnly;
@@ -19,10 +20,12 @@ function activeBranchIds(composerData: Record<string, unknown> | null): Set<stri
 export function composerGlobalView(contribution: ComposerGlobalContribution): SessionView {
   const { data, occurrence } = contribution;
   const doc = data.composerData;
-  const messages = linkActiveBranch(
-    data.bubbles.map((bubble, index) => bubbleToMessage(bubble, index)),
-    activeBranchIds(doc),
-  );
+  const bases = data.bubbles.map((bubble, index) => bubbleToMessage(bubble, index));
+  const collision = separateCollidingIds(bases, {
+    sessionId: occurrence.sessionId,
+    sourceRef: occurrence.occurrenceRef,
+  });
+  const messages = linkActiveBranch(bases, activeBranchIds(doc));
   const problems: TimeProblem[] = [];
   const created = readTimeField(doc?.createdAt, 'composer.createdAt', problems);
   const updated =
@@ -31,6 +34,7 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
   // Undecodable rows are damage, not content: such a view must never overwrite a complete archive.
   const partial =
     data.bubbles.some((bubble) => bubble.corruption !== null) ||
+    collision !== null ||
     // SQL NULL metadata is a known complete shape (messages kept, epoch-unknown times).
     contribution.diagnostics.some(
       (d) => d.code === 'COMPOSER_DATA_UNREADABLE' && d.details.reason !== 'null-value',
@@ -62,7 +66,11 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
         reasonCode: partial ? 'source-partial' : null,
       },
     ],
-    diagnostics: [...contribution.diagnostics, ...timeDiagnostics(problems, occurrence.sessionId)],
+    diagnostics: [
+      ...contribution.diagnostics,
+      ...(collision === null ? [] : [collision]),
+      ...timeDiagnostics(problems, occurrence.sessionId),
+    ],
     sourceKeys: [occurrence.sourceKey],
     extensions: null,
   };

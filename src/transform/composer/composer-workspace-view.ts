@@ -14,6 +14,7 @@ import { bubbleToMessage } from './bubble-message.js';
 import { asObject, type JsonObject, nonEmptyString } from './composer-fields.js';
 import { indexPlaceholders } from './index-placeholders.js';
 import { legacyChatMessage } from './legacy-chat-message.js';
+import { separateCollidingIds } from './message-id-collisions.js';
 
 function inlineBubble(value: unknown, index: number): RawBubble {
   const object = asObject(value);
@@ -58,6 +59,11 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
     readTimeField(entry.lastUpdatedAt, 'composer.lastUpdatedAt', problems) ??
     readTimeField(entry.updatedAt, 'composer.updatedAt', problems) ??
     readTimeField(entry.lastSendTime, 'composer.lastSendTime', problems);
+  const bases = entryMessages(data.entryKind, entry, data.generations);
+  const collision = separateCollidingIds(bases, {
+    sessionId: occurrence.sessionId,
+    sourceRef: occurrence.occurrenceRef,
+  });
   return {
     sessionId: occurrence.sessionId,
     title: nonEmptyString(entry.name) ?? nonEmptyString(entry.title) ?? nonEmptyString(entry.chatTitle),
@@ -73,7 +79,7 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
     contextTokensUsed: null,
     contextTokenLimit: null,
     parentSessionId: null,
-    messages: linkActiveBranch(entryMessages(data.entryKind, entry, data.generations), null),
+    messages: linkActiveBranch(bases, null),
     instances: [
       {
         sourceRole: 'composer',
@@ -85,7 +91,11 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
         reasonCode: null,
       },
     ],
-    diagnostics: [...contribution.diagnostics, ...timeDiagnostics(problems, occurrence.sessionId)],
+    diagnostics: [
+      ...contribution.diagnostics,
+      ...(collision === null ? [] : [collision]),
+      ...timeDiagnostics(problems, occurrence.sessionId),
+    ],
     sourceKeys: [occurrence.sourceKey],
     extensions: { entryKind: data.entryKind },
   };
