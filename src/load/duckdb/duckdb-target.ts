@@ -48,6 +48,7 @@ import { DuckDbLedger } from './duckdb-ledger.js';
 import { type DuckDbWarehouse, openWarehouse } from './duckdb-warehouse.js';
 import { rebuildWarehouse } from './rebuild-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
+import { largestRowValueBytes } from './value-memory.js';
 import { writeMetaValue } from './warehouse-version.js';
 
 export class DuckDbTarget implements WarehouseTarget {
@@ -154,6 +155,14 @@ export class DuckDbTarget implements WarehouseTarget {
         const messages = writes.flatMap((s) => s.messages);
         const toolCalls = writes.flatMap((s) => s.toolCalls);
         const sourceInstances = writes.flatMap((s) => s.sourceInstances);
+        await this.warehouse.fitValue(
+          largestRowValueBytes(
+            writes.map((s) => s.session),
+            messages,
+            toolCalls,
+            sourceInstances,
+          ),
+        );
         await appendToTable(
           this.connection,
           sessionsTable,

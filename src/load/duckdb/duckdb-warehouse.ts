@@ -16,9 +16,10 @@ import { permissionDenied, permissionReason } from '../../shared/permission-deni
 import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { ANALYST_VIEWS, createViewSql } from '../views/analyst-views.js';
 import { DuckDBInstance } from './duckdb-api.js';
-import { runInstanceOptions, WRITER_ROW_GROUP_ROWS } from './run-memory.js';
+import { runInstanceOptions, WRITER_MEMORY_BYTES, WRITER_ROW_GROUP_ROWS } from './run-memory.js';
 import { sqlString } from './sql-string.js';
 import { storageVersionOption } from './storage-version.js';
+import { fitMemoryLimit, largestStoredValueBytes } from './value-memory.js';
 import {
   assertNotNewer,
   migrate,
@@ -42,6 +43,8 @@ export interface DuckDbWarehouse extends OpenedWarehouse {
   meta: ReadonlyMap<string, string> | null;
   /** The next close leaves the WAL for the next open to replay, if it is small; whether it will. */
   keepSmallWal(): Promise<boolean>;
+  /** Makes the writer's pool fit a value of this many bytes (value-memory.ts), before it is written. */
+  fitValue(bytes: number): Promise<void>;
 }
 
 /**
@@ -136,10 +139,16 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   } finally {
     process.umask(previousUmask);
   }
+  let fitted = 0;
   const opened: DuckDbWarehouse = {
     instance,
     connection,
     meta: null,
+    fitValue: async (bytes) => {
+      if (bytes <= fitted) return;
+      await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, bytes);
+      fitted = bytes;
+    },
     keepSmallWal: async () => {
       if (walBytes(path) >= KEPT_WAL_MAX_BYTES) return false;
       await connection.run('PRAGMA disable_checkpoint_on_shutdown');
@@ -154,6 +163,8 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   try {
     if (mode === 'write') {
       chmodSync(path, outputModes().file);
+      // Checkpoints rewrite stored row groups, so the pool fits the largest value already stored too.
+      await opened.fitValue(await largestStoredValueBytes(connection));
       opened.meta = await ensureSchema(connection);
     } else {
       opened.meta = await storedMeta(connection);

@@ -1,3 +1,5 @@
+import { memoryLimitSetting } from './value-memory.js';
+
 /**
  * DuckDB settings of a writing run. Without a limit DuckDB's buffer pool keeps every block
  * checkpointed so far (up to 80 % of RAM), so peak RSS grew with the warehouse; with one, clean
@@ -6,14 +8,14 @@
  * The warehouse writer only appends and checkpoints, so it evicts to its spill dir with a 64 MB
  * pool: peak RSS at 2,000 sessions ~435 MB instead of ~500 MB at 128 MB, for the same CPU.
  */
-const WRITER_MEMORY_LIMIT = '64MB';
+export const WRITER_MEMORY_BYTES = 64_000_000;
 
 /**
  * The Parquet build reads the staged tables back and writes each partition in session ranges of
  * 8 MB sorted alone (ordered-partition.ts), so its pool no longer has to hold a bucket's sort: at
  * 10,000 sessions 96 MB peaked at 348 MB standalone (128 MB: 432 MB), 64 MB could not allocate.
  */
-const BUILD_MEMORY_LIMIT = '96MB';
+export const BUILD_MEMORY_BYTES = 96_000_000;
 
 /**
  * DuckDB's bundled jemalloc keeps the pages a query freed dirty until later allocations in the same
@@ -64,7 +66,7 @@ const WRITER_THREADS = '1';
  */
 export function runInstanceOptions(spillDir: string): Record<string, string> {
   return {
-    memory_limit: WRITER_MEMORY_LIMIT,
+    memory_limit: memoryLimitSetting(WRITER_MEMORY_BYTES),
     temp_directory: spillDir,
     threads: WRITER_THREADS,
     ...WRITE_BUFFER_OPTIONS,
@@ -93,7 +95,7 @@ const BUILD_FLUSH_THRESHOLD = '8MB';
 /** Instance options for the Parquet build over a run's staging file (spills next to it). */
 export function buildInstanceOptions(): Record<string, string> {
   return {
-    memory_limit: BUILD_MEMORY_LIMIT,
+    memory_limit: memoryLimitSetting(BUILD_MEMORY_BYTES),
     threads: BUILD_THREADS,
     ...ALLOCATOR_OPTIONS,
     allocator_bulk_deallocation_flush_threshold: BUILD_FLUSH_THRESHOLD,

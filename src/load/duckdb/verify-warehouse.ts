@@ -4,10 +4,13 @@
  * so memory stays flat however large the warehouse.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
+import { CONTENT_TABLES } from '../../../schemas/tables.js';
 import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { computeViewDigest } from '../../transform/view-digest.js';
 import { sqlString } from './sql-string.js';
 import { RANGE_ROWS, readStoredSessions, storedSessionRanges } from './stored-sessions.js';
+import { fitMemoryLimit } from './value-memory.js';
 
 export interface VerifyProblem {
   check: 'digest' | 'message-count' | 'tool-call-count' | 'orphan-row' | 'duplicate-key' | 'ledger-missing';
@@ -70,7 +73,24 @@ async function countProblems(connection: DuckDBConnection, problems: VerifyProbl
  * grew with the warehouse (918 MB for a 575 MB file). Bounded, it evicts them; the duplicate-key
  * aggregates may spill, into a private directory rather than beside the warehouse.
  */
-const VERIFY_MEMORY_LIMIT = '128MB';
+const VERIFY_MEMORY_BYTES = 128_000_000;
+
+type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
+
+/** The largest text value of the content tables, read from the values: the connection may be Parquet views. */
+async function largestContentValueBytes(connection: DuckDBConnection): Promise<number> {
+  let largest = 0;
+  for (const table of CONTENT_TABLES as unknown as AnyTable[]) {
+    const texts = Object.entries(table.columns)
+      .filter(([, spec]) => spec.kind === 'text' || spec.kind === 'json')
+      .map(([name]) => `coalesce(max(strlen(${name}::VARCHAR)), 0)`);
+    const reader = await connection.runAndReadAll(
+      `SELECT greatest(${texts.join(', ')}) AS n FROM ${table.name}`,
+    );
+    largest = Math.max(largest, Number(reader.getRowObjects()[0]?.n ?? 0));
+  }
+  return largest;
+}
 
 export async function verifyWarehouse(
   connection: DuckDBConnection,
@@ -79,7 +99,7 @@ export async function verifyWarehouse(
   const spill = PrivateTempDir.create();
   try {
     await connection.run(`SET temp_directory = ${sqlString(spill.path)}`);
-    await connection.run(`SET memory_limit = ${sqlString(VERIFY_MEMORY_LIMIT)}`);
+    await fitMemoryLimit(connection, VERIFY_MEMORY_BYTES, await largestContentValueBytes(connection));
     return await verifyRanges(connection, rangeRows);
   } finally {
     spill.dispose();

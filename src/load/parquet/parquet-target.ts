@@ -20,7 +20,8 @@ import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { rewriteRows } from '../duckdb/rewrite-rows.js';
-import { buildInstanceOptions } from '../duckdb/run-memory.js';
+import { BUILD_MEMORY_BYTES, buildInstanceOptions } from '../duckdb/run-memory.js';
+import { fitMemoryLimit, largestStoredValueBytes } from '../duckdb/value-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { writeFileDurably } from '../fs/durable-file.js';
 import { planLoads } from '../plan-loads.js';
@@ -52,6 +53,7 @@ async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Pr
   const instance = await DuckDBInstance.create(path, buildInstanceOptions());
   const connection = await instance.connect();
   try {
+    await fitMemoryLimit(connection, BUILD_MEMORY_BYTES, await largestStoredValueBytes(connection));
     return await work(connection);
   } finally {
     connection.closeSync();
