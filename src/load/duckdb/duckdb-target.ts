@@ -238,8 +238,13 @@ export class DuckDbTarget implements WarehouseTarget {
       const wrote = this.sessionRowsWritten > 0;
       if (wrote) await this.prepareClosingVacuum();
       const kept = !wrote && (await this.warehouse.keepSmallWal());
-      // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
-      if (!kept) collectGarbage();
+      if (!kept) {
+        // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
+        collectGarbage();
+        // Explicit, because the one DuckDB runs on close swallows its error: a full disk would leave
+        // the rows only in the WAL behind a "committed" run.
+        await guardWrite(this.reportedAs, 'checkpoint', () => this.connection.run('CHECKPOINT'));
+      }
     } finally {
       this.warehouse.close();
     }

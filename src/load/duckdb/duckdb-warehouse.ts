@@ -28,6 +28,7 @@ import {
   WAREHOUSE_SCHEMA_VERSION,
   writeMetaValue,
 } from './warehouse-version.js';
+import { assertWholeFile } from './whole-file-check.js';
 
 /** `etl_meta` key of the digest of the DDL that last ran on the warehouse. */
 const SCHEMA_DIGEST_KEY = 'schema_digest';
@@ -123,6 +124,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
       {},
     );
   }
+  assertWholeFile(path);
   if (mode === 'write') mkdirSync(dirname(path), { recursive: true, mode: outputModes().dir });
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;

@@ -13,7 +13,7 @@ import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { sqlString } from '../duckdb/sql-string.js';
 import { createAnalystViews } from '../views/analyst-views.js';
-import { DatasetLayout } from './dataset-layout.js';
+import { assertDatasetDirectory, DatasetLayout } from './dataset-layout.js';
 import { type DatasetManifest, readCurrentManifest } from './dataset-manifest.js';
 
 type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
@@ -61,6 +61,7 @@ export async function createStateViews(
 export async function openDatasetReadOnly(
   root: string,
 ): Promise<OpenedWarehouse & { manifest: DatasetManifest }> {
+  assertDatasetDirectory(root);
   const layout = new DatasetLayout(root);
   const manifest = readCurrentManifest(layout);
   if (manifest === null) {

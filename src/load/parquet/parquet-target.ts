@@ -38,7 +38,7 @@ import type {
 import { guardWrite } from '../write-failure.js';
 import { buildState } from './build-state.js';
 import { collectStates } from './collect-states.js';
-import { BUCKET_SQL, bucketOf, DatasetLayout } from './dataset-layout.js';
+import { assertDatasetDirectory, BUCKET_SQL, bucketOf, DatasetLayout } from './dataset-layout.js';
 import {
   type DatasetManifest,
   readCurrentManifest,
@@ -92,11 +92,12 @@ export class ParquetTarget implements WarehouseTarget {
 
   static async open(root: string): Promise<ParquetTarget> {
     const layout = new DatasetLayout(root);
+    assertDatasetDirectory(root);
     await guardWrite('parquet', 'open', () =>
       mkdirSync(layout.statesDir, { recursive: true, mode: outputModes().dir }),
     );
     // The dataset's own lock keeps it single-writer even when opened outside `etl run`.
-    const lock = acquireRunLock(layout.lockBase);
+    const lock = await guardWrite('parquet', 'lock', () => acquireRunLock(layout.lockBase));
     const releaseLock = (): void => lock.release();
     try {
       const previous = readCurrentManifest(layout);
