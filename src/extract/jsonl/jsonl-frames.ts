@@ -1,7 +1,8 @@
 /**
  * Streaming JSONL frame scanner under Source Read Limits v1. A frame is one physical line (split on
- * LF); every frame is reported, so consumers can tell closed records from blank, malformed and
- * partial-tail ones and cite 1-based physical line numbers. Memory is bounded by one record.
+ * LF); every frame but blank ones is reported, so consumers can tell closed records from malformed
+ * and partial-tail ones and cite 1-based physical line numbers (blank lines keep their number).
+ * Memory is bounded by one record, and a blank line costs no more than its bytes' scan.
  *
  * Rules: strict UTF-8; one optional BOM at byte 0 of the file (anywhere else is
  * SOURCE_ENCODING_INVALID); a trailing CR before LF is stripped; `jsonlRecordBytes` bounds one
@@ -16,7 +17,7 @@ import type { ReadLimits } from '../limits/read-limits.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 
-export type JsonlFrameKind = 'parsed' | 'blank' | 'malformed' | 'partial';
+export type JsonlFrameKind = 'parsed' | 'malformed' | 'partial';
 
 export interface JsonlFrame {
   /** 1-based physical line number; blank and broken lines keep their number. */
@@ -28,8 +29,7 @@ export interface JsonlFrame {
   /** True when the frame ends with LF. */
   closed: boolean;
   /**
-   * `parsed`: closed and a JSON object; `blank`: closed and only whitespace; `malformed`: closed
-   * and not a JSON object; `partial`: the unterminated tail (its record is still parsed when it is a
+   * `parsed`: closed and a JSON object; `malformed`: closed and not a JSON object; `partial`: the unterminated tail (its record is still parsed when it is a
    * JSON object, so the caller can decide how to treat it).
    */
   kind: JsonlFrameKind;
@@ -91,10 +91,13 @@ export async function* framesOf(
   let line = 1;
   let records = 0;
 
-  const finish = (closed: boolean): JsonlFrame => {
-    const bytes = concat(segments, pending);
-    const frame = classify(bytes, closed, line, frameStart, offset, jsonlRecordBytes);
-    if (frame.kind !== 'blank') {
+  /** The frame ending here, or null for a blank line (empty or only whitespace, which is no record). */
+  const finish = (closed: boolean): JsonlFrame | null => {
+    const frame =
+      pending === 0 && closed
+        ? null
+        : classify(concat(segments, pending), closed, line, frameStart, offset, jsonlRecordBytes);
+    if (frame !== null) {
       records += 1;
       checkLimit('jsonlRecordCount', jsonlRecordCount, records);
     }
@@ -111,12 +114,16 @@ export async function* framesOf(
       append(chunk.subarray(start, i));
       offset += i + 1 - start;
       start = i + 1;
-      yield finish(true);
+      const frame = finish(true);
+      if (frame !== null) yield frame;
     }
     append(chunk.subarray(start));
     offset += chunk.length - start;
   }
-  if (pending > 0) yield finish(false);
+  if (pending > 0) {
+    const frame = finish(false);
+    if (frame !== null) yield frame;
+  }
 
   function append(part: Uint8Array): void {
     if (part.length === 0) return;
@@ -137,7 +144,7 @@ function classify(
   byteStart: number,
   byteEnd: number,
   recordLimit: number,
-): JsonlFrame {
+): JsonlFrame | null {
   let start = 0;
   let end = raw.length;
   if (line === 1 && startsWithBom(raw)) start = BOM.length;
@@ -145,7 +152,7 @@ function classify(
   const text = decodeStrictUtf8(raw.subarray(start, end), 'jsonl', false).trim();
   const base = { line, byteStart, byteEnd, closed };
   if (text.length === 0) {
-    return closed ? { ...base, kind: 'blank', record: null } : { ...base, kind: 'partial', record: null };
+    return closed ? null : { ...base, kind: 'partial', record: null };
   }
   checkLimit('jsonlRecordBytes', recordLimit, end - start);
   const record = parseObject(text);
