@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../../fixtures/hostile/archive-trust-cases.js';
 import { BASELINE_SESSION_IDS, userDirUnder } from '../../fixtures/hostile/baseline-corpus.js';
 import { tempDir } from '../helpers/run-cli.js';
+import { FAULT_POINTS } from './harness/crash-scenario.js';
 import { fatalCode, runEtl, tempResidue } from './harness/etl-process.js';
 import { SOAK } from './harness/hostile-runner.js';
 import { probeWarehouse, sessionsChecksum } from './harness/warehouse-probe.js';
@@ -150,5 +151,73 @@ describe('archive trust: a failed final checkpoint is WAREHOUSE_WRITE_FAILED (ex
     expect(probe.report.problems).toEqual([]);
     expect(probe.checksum).toBe(before);
     expect(tempResidue(join(root, 'tmp'))).toEqual([]);
+  });
+});
+
+describe('archive trust: storage refusals around the run are typed exits 4, never INTERNAL_ERROR', () => {
+  /** The 1-based number of the last fault point with this label in a clean run under the preload. */
+  function pointNumber(args: string[], root: string, label: string, fsRoot: string): number {
+    const log = join(root, 'points.log');
+    const clean = runEtl(args, {
+      tmpDir: join(root, 'tmp'),
+      preloads: [FAULT_POINTS],
+      env: { ETL_FAULT_LOG: log, ETL_FAULT_FS_ROOT: fsRoot },
+    });
+    expect(clean.code).toBe(0);
+    const labels = readFileSync(log, 'utf8').trim().split('\n');
+    rmSync(log);
+    expect(labels).toContain(label);
+    return labels.lastIndexOf(label) + 1;
+  }
+
+  for (const [label, errno, operation] of [
+    ['duckdb CHECKPOINT', 'ENOSPC', 'checkpoint'],
+    ['fs open lock', 'ENOSPC', 'lock'],
+    ['fs open lock', 'EIO', 'lock'],
+  ] as const) {
+    it(`${errno} at ${label}: WAREHOUSE_WRITE_FAILED (${operation}), archived sessions unchanged, verify passes`, async () => {
+      const root = tempDir('etl-refuse-');
+      const userDir = userDirUnder(join(root, 'case'));
+      const out = join(root, 'out');
+      const warehouse = join(out, 'w.duckdb');
+      writeLargeValueCorpus(userDir, { name: 'x', mib: 1, position: 'message-text' });
+      expect(runEtl(runArgs(userDir, warehouse), { tmpDir: join(root, 'tmp') }).code).toBe(0);
+      const before = await sessionsChecksum(warehouse, BASELINE_SESSION_IDS);
+      writeLargeValueCorpus(userDir, { name: 'x', mib: 1, position: 'thinking' }, true);
+      const copy = join(root, 'probe', 'w.duckdb');
+      cpSync(out, join(root, 'probe'), { recursive: true });
+      const at = pointNumber(runArgs(userDir, copy), root, label, join(root, 'probe'));
+      const failed = runEtl(runArgs(userDir, warehouse), {
+        tmpDir: join(root, 'tmp'),
+        preloads: [FAULT_POINTS],
+        env: { ETL_FAULT_AT: String(at), ETL_FAULT_ERROR: errno, ETL_FAULT_FS_ROOT: out },
+      });
+      expect(failed.code).toBe(4);
+      expect(fatalCode(failed)).toBe('WAREHOUSE_WRITE_FAILED');
+      expect(JSON.parse(failed.stderr).error.details).toMatchObject({ operation, reason: errno });
+      const probe = await probeWarehouse(warehouse, BASELINE_SESSION_IDS);
+      expect(probe.report.problems).toEqual([]);
+      expect(probe.checksum).toBe(before);
+      expect(tempResidue(join(root, 'tmp'))).toEqual([]);
+    });
+  }
+
+  it('a parquet: target naming a regular file: run and query exit 4 (WAREHOUSE_UNREADABLE), the file untouched', () => {
+    const root = tempDir('etl-pfile-');
+    const userDir = userDirUnder(join(root, 'case'));
+    writeLargeValueCorpus(userDir, { name: 'x', mib: 1, position: 'message-text' });
+    const file = join(root, 'out', 'dataset');
+    mkdirSync(join(root, 'out'));
+    writeFileSync(file, 'not a dataset\n');
+    for (const args of [
+      ['run', '--json', '--cursor-user-dir', userDir, '--target', `parquet:${file}`],
+      ['query', '--json', '--target', `parquet:${file}`, 'SELECT 1'],
+    ]) {
+      const result = runEtl(args, { tmpDir: join(root, 'tmp') });
+      expect(result.code, args[0]).toBe(4);
+      expect(fatalCode(result)).toBe('WAREHOUSE_UNREADABLE');
+    }
+    expect(readFileSync(file, 'utf8')).toBe('not a dataset\n');
+    expect(readdirSync(join(root, 'out'))).toEqual(['dataset']);
   });
 });
