@@ -30,6 +30,9 @@ import {
 } from './warehouse-version.js';
 import { assertWholeFile } from './whole-file-check.js';
 
+/** `etl_meta` key of the largest value (UTF-8 bytes) any run wrote: the writer's pool must fit it. */
+const LARGEST_VALUE_KEY = 'largest_value_bytes';
+
 /** `etl_meta` key of the digest of the DDL that last ran on the warehouse. */
 const SCHEMA_DIGEST_KEY = 'schema_digest';
 
@@ -44,7 +47,10 @@ export interface DuckDbWarehouse extends OpenedWarehouse {
   meta: ReadonlyMap<string, string> | null;
   /** The next close leaves the WAL for the next open to replay, if it is small; whether it will. */
   keepSmallWal(): Promise<boolean>;
-  /** Makes the writer's pool fit a value of this many bytes (value-memory.ts), before it is written. */
+  /**
+   * Makes the writer's pool fit a value of this many bytes (value-memory.ts), before it is written;
+   * inside the writing transaction, so the warehouse's recorded largest value rises with its rows.
+   */
   fitValue(bytes: number): Promise<void>;
 }
 
@@ -149,6 +155,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
     fitValue: async (bytes) => {
       if (bytes <= fitted) return;
       await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, bytes);
+      await writeMetaValue(connection, LARGEST_VALUE_KEY, String(bytes));
       fitted = bytes;
     },
     keepSmallWal: async () => {
@@ -165,9 +172,18 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   try {
     if (mode === 'write') {
       chmodSync(path, outputModes().file);
-      // Checkpoints rewrite stored row groups, so the pool fits the largest value already stored too.
-      await opened.fitValue(await largestStoredValueBytes(connection));
       opened.meta = await ensureSchema(connection);
+      // Checkpoints rewrite stored row groups, so the pool fits the largest value already stored too.
+      let recorded = Number(opened.meta?.get(LARGEST_VALUE_KEY));
+      if (!Number.isSafeInteger(recorded) || recorded < 0) {
+        // Not recorded yet (a new or older warehouse): its statistics, once (seconds on GBs).
+        recorded = await largestStoredValueBytes(connection);
+        await connection.run('BEGIN TRANSACTION');
+        await writeMetaValue(connection, LARGEST_VALUE_KEY, String(recorded));
+        await connection.run('COMMIT');
+      }
+      await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, recorded);
+      fitted = recorded;
     } else {
       opened.meta = await storedMeta(connection);
       assertNotNewer(versionOf(opened.meta));
