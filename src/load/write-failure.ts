@@ -9,8 +9,10 @@ import { permissionDenied, permissionReason } from '../shared/permission-denied.
 
 export type WriteOperation =
   | 'open'
+  | 'lock'
   | 'transaction'
   | 'run-record'
+  | 'checkpoint'
   | 'state-files'
   | 'manifest'
   | 'publish-current'

@@ -724,6 +724,15 @@ export const CATALOGUE = {
     remedy: 'Run etl run first, or check --target.',
     details: none,
   },
+  WAREHOUSE_TRUNCATED: {
+    severity: [],
+    exit: 'integrity',
+    meaning:
+      'The DuckDB warehouse file is shorter than its own header declares (its tail was cut off); it was neither read nor written.',
+    remedy:
+      'Restore the file from a complete copy, or rebuild the archive with etl run into a new target; do not write into the cut file.',
+    details: (z) => z.object({ expectedBytes: z.number(), actualBytes: z.number() }),
+  },
   WAREHOUSE_UNREADABLE: {
     severity: [],
     exit: 'io',

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { acquireTargetLock, targetOpener } from '../../load/open-target.js';
+import { guardWrite } from '../../load/write-failure.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { archiveRewrittenDiagnostic, settleRedaction } from '../../sync/redaction-gate.js';
 import type { RedactionCounts } from '../../transform/redact/redact-session.js';
@@ -29,7 +30,7 @@ export async function redactCommand(flags: RedactFlags, output: Output): Promise
     );
   }
   const request = redactionRequest({ redact: true, redactHomePaths: flags.redactHomePaths }, config);
-  const lock = acquireTargetLock(location);
+  const lock = await guardWrite(location.kind, 'lock', () => acquireTargetLock(location));
   const counts: RedactionCounts = {};
   let rewritten: number | null;
   try {

@@ -3,6 +3,7 @@
  * summary (one line, or one JSON object with --json); a progress bar goes to a TTY stderr.
  */
 import { acquireTargetLock, targetOpener } from '../../load/open-target.js';
+import { guardWrite } from '../../load/write-failure.js';
 import { withOutputPermissions } from '../../shared/output-permissions.js';
 import { runPipeline } from '../../sync/run-pipeline.js';
 import type { RunOptions, RunSummary } from '../../sync/run-state.js';
@@ -40,21 +41,26 @@ async function run(
   output: Output,
   signal: AbortSignal,
 ): Promise<number> {
-  const lock = acquireTargetLock(location);
+  const lock = await guardWrite(location.kind, 'lock', () => acquireTargetLock(location));
   const progress = !output.json && process.stderr.isTTY ? createProgressBar(process.stderr) : null;
   let summary: RunSummary;
   try {
     const open = await targetOpener(location);
     // The warehouse opens on DuckDB's threads while the pipeline discovers the sources on this one.
     const opening = open();
+    let finished = false;
     try {
       summary = await runPipeline(
         { ...options, signal, ...(progress ? { onProgress: (p) => progress.update(p) } : {}) },
         opening,
       );
+      finished = true;
     } finally {
       progress?.done();
-      await (await opening.catch(() => null))?.close();
+      const target = await opening.catch(() => null);
+      // A failed run reports its own error, not the one its close may meet on a broken connection.
+      if (finished) await target?.close();
+      else await target?.close().catch(() => undefined);
     }
   } finally {
     lock.release();

@@ -1,6 +1,11 @@
 /** `etl verify`: integrity check of the warehouse (or, with --sources, against the sources); exit 5 on any mismatch. */
 
-import { type VerifyReport, verifySettings, verifyWarehouse } from '../../load/duckdb/verify-warehouse.js';
+import {
+  fitVerifyMemory,
+  type VerifyReport,
+  verifySettings,
+  verifyWarehouse,
+} from '../../load/duckdb/verify-warehouse.js';
 import { assertCurrentSchema } from '../../load/duckdb/warehouse-version.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
@@ -30,7 +35,7 @@ export async function verifyCommand(
         await assertCurrentSchema(connection);
         return verifyWarehouse(connection);
       },
-      { settings: verifySettings(spill.path) },
+      { settings: verifySettings(spill.path), prepare: fitVerifyMemory },
     );
   } finally {
     spill.dispose();

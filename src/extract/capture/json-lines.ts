@@ -23,7 +23,6 @@ export async function* jsonLines(
   try {
     for await (const frame of scanJsonlFrames(path, { limits })) {
       bytes = frame.byteEnd;
-      if (frame.kind === 'blank') continue;
       if (frame.record !== null) yield { kind: 'record', line: frame.line, record: frame.record };
       else if (frame.kind === 'malformed') yield { kind: 'malformed', line: frame.line };
       else yield { kind: 'tail' };

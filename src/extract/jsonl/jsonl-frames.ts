@@ -1,7 +1,8 @@
 /**
  * Streaming JSONL frame scanner under Source Read Limits v1: one frame per LF-split line, each
- * reported (closed, blank, malformed, partial tail) with its line number. Strict UTF-8, one BOM at
- * byte 0 only, CR before LF stripped; a bound or bad text throws mid-iteration.
+ * non-blank one reported (closed, malformed, partial tail) with its line number; blank lines keep
+ * their number and cost only their scan. Strict UTF-8, one BOM at byte 0 only, CR before LF
+ * stripped; a bound or bad text throws mid-iteration.
  */
 import { openRegularFile } from '../fs/open-regular-file.js';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
@@ -9,7 +10,7 @@ import type { ReadLimits } from '../limits/read-limits.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 
-export type JsonlFrameKind = 'parsed' | 'blank' | 'malformed' | 'partial';
+export type JsonlFrameKind = 'parsed' | 'malformed' | 'partial';
 
 export interface JsonlFrame {
   /** 1-based physical line number; blank and broken lines keep their number. */
@@ -21,8 +22,7 @@ export interface JsonlFrame {
   /** True when the frame ends with LF. */
   closed: boolean;
   /**
-   * `parsed`: closed and a JSON object; `blank`: closed and only whitespace; `malformed`: closed
-   * and not a JSON object; `partial`: the unterminated tail (its record is still parsed when it is a
+   * `parsed`: closed and a JSON object; `malformed`: closed and not a JSON object; `partial`: the unterminated tail (its record is still parsed when it is a
    * JSON object, so the caller can decide how to treat it).
    */
   kind: JsonlFrameKind;
@@ -84,10 +84,13 @@ export async function* framesOf(
   let line = 1;
   let records = 0;
 
-  const finish = (closed: boolean): JsonlFrame => {
-    const bytes = concat(segments, pending);
-    const frame = classify(bytes, closed, line, frameStart, offset, jsonlRecordBytes);
-    if (frame.kind !== 'blank') {
+  /** The frame ending here, or null for a blank line (empty or only whitespace, which is no record). */
+  const finish = (closed: boolean): JsonlFrame | null => {
+    const frame =
+      pending === 0 && closed
+        ? null
+        : classify(concat(segments, pending), closed, line, frameStart, offset, jsonlRecordBytes);
+    if (frame !== null) {
       records += 1;
       checkLimit('jsonlRecordCount', jsonlRecordCount, records);
     }
@@ -104,12 +107,16 @@ export async function* framesOf(
       append(chunk.subarray(start, i));
       offset += i + 1 - start;
       start = i + 1;
-      yield finish(true);
+      const frame = finish(true);
+      if (frame !== null) yield frame;
     }
     append(chunk.subarray(start));
     offset += chunk.length - start;
   }
-  if (pending > 0) yield finish(false);
+  if (pending > 0) {
+    const frame = finish(false);
+    if (frame !== null) yield frame;
+  }
 
   function append(part: Uint8Array): void {
     if (part.length === 0) return;
@@ -130,7 +137,7 @@ function classify(
   byteStart: number,
   byteEnd: number,
   recordLimit: number,
-): JsonlFrame {
+): JsonlFrame | null {
   let start = 0;
   let end = raw.length;
   if (line === 1 && startsWithBom(raw)) start = BOM.length;
@@ -138,7 +145,7 @@ function classify(
   const text = decodeStrictUtf8(raw.subarray(start, end), 'jsonl', false).trim();
   const base = { line, byteStart, byteEnd, closed };
   if (text.length === 0) {
-    return closed ? { ...base, kind: 'blank', record: null } : { ...base, kind: 'partial', record: null };
+    return closed ? null : { ...base, kind: 'partial', record: null };
   }
   checkLimit('jsonlRecordBytes', recordLimit, end - start);
   const record = parseObject(text);

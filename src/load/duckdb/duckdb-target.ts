@@ -48,6 +48,7 @@ import { DuckDbLedger } from './duckdb-ledger.js';
 import { type DuckDbWarehouse, openWarehouse } from './duckdb-warehouse.js';
 import { rebuildWarehouse } from './rebuild-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
+import { largestRowValueBytes } from './value-memory.js';
 import { writeMetaValue } from './warehouse-version.js';
 
 export class DuckDbTarget implements WarehouseTarget {
@@ -165,6 +166,14 @@ export class DuckDbTarget implements WarehouseTarget {
         const messages = writes.flatMap((s) => s.messages);
         const toolCalls = writes.flatMap((s) => s.toolCalls);
         const sourceInstances = writes.flatMap((s) => s.sourceInstances);
+        await this.warehouse.fitValue(
+          largestRowValueBytes(
+            writes.map((s) => s.session),
+            messages,
+            toolCalls,
+            sourceInstances,
+          ),
+        );
         await appendToTable(
           this.connection,
           sessionsTable,
@@ -240,8 +249,13 @@ export class DuckDbTarget implements WarehouseTarget {
       const wrote = this.sessionRowsWritten > 0;
       if (wrote) await this.prepareClosingVacuum();
       const kept = !wrote && (await this.warehouse.keepSmallWal());
-      // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
-      if (!kept) collectGarbage();
+      if (!kept) {
+        // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
+        collectGarbage();
+        // Explicit, because the one DuckDB runs on close swallows its error: a full disk would leave
+        // the rows only in the WAL behind a "committed" run.
+        await guardWrite(this.reportedAs, 'checkpoint', () => this.connection.run('CHECKPOINT'));
+      }
     } finally {
       this.warehouse.close();
     }

@@ -17,9 +17,10 @@ import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { ANALYST_VIEWS, createViewSql } from '../views/analyst-views.js';
 import { DuckDBInstance } from './duckdb-api.js';
 import { SANDBOX_INSTANCE_OPTIONS } from './query-sandbox.js';
-import { runInstanceOptions, WRITER_ROW_GROUP_ROWS } from './run-memory.js';
+import { runInstanceOptions, WRITER_MEMORY_BYTES, WRITER_ROW_GROUP_ROWS } from './run-memory.js';
 import { sqlString } from './sql-string.js';
 import { storageVersionOption } from './storage-version.js';
+import { fitMemoryLimit, largestStoredValueBytes } from './value-memory.js';
 import {
   assertNotNewer,
   migrate,
@@ -28,6 +29,10 @@ import {
   WAREHOUSE_SCHEMA_VERSION,
   writeMetaValue,
 } from './warehouse-version.js';
+import { assertWholeFile } from './whole-file-check.js';
+
+/** `etl_meta` key of the largest value (UTF-8 bytes) any run wrote: the writer's pool must fit it. */
+const LARGEST_VALUE_KEY = 'largest_value_bytes';
 
 /** `etl_meta` key of the digest of the DDL that last ran on the warehouse. */
 const SCHEMA_DIGEST_KEY = 'schema_digest';
@@ -43,6 +48,11 @@ export interface DuckDbWarehouse extends OpenedWarehouse {
   meta: ReadonlyMap<string, string> | null;
   /** The next close leaves the WAL for the next open to replay, if it is small; whether it will. */
   keepSmallWal(): Promise<boolean>;
+  /**
+   * Makes the writer's pool fit a value of this many bytes (value-memory.ts), before it is written;
+   * inside the writing transaction, so the warehouse's recorded largest value rises with its rows.
+   */
+  fitValue(bytes: number): Promise<void>;
 }
 
 /**
@@ -123,6 +133,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
       {},
     );
   }
+  assertWholeFile(path);
   if (mode === 'write') mkdirSync(dirname(path), { recursive: true, mode: outputModes().dir });
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
@@ -139,10 +150,17 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   } finally {
     process.umask(previousUmask);
   }
+  let fitted = 0;
   const opened: DuckDbWarehouse = {
     instance,
     connection,
     meta: null,
+    fitValue: async (bytes) => {
+      if (bytes <= fitted) return;
+      await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, bytes);
+      await writeMetaValue(connection, LARGEST_VALUE_KEY, String(bytes));
+      fitted = bytes;
+    },
     keepSmallWal: async () => {
       if (walBytes(path) >= KEPT_WAL_MAX_BYTES) return false;
       await connection.run('PRAGMA disable_checkpoint_on_shutdown');
@@ -158,6 +176,17 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
     if (mode === 'write') {
       chmodSync(path, outputModes().file);
       opened.meta = await ensureSchema(connection);
+      // Checkpoints rewrite stored row groups, so the pool fits the largest value already stored too.
+      let recorded = Number(opened.meta?.get(LARGEST_VALUE_KEY));
+      if (!Number.isSafeInteger(recorded) || recorded < 0) {
+        // Not recorded yet (a new or older warehouse): its statistics, once (seconds on GBs).
+        recorded = await largestStoredValueBytes(connection);
+        await connection.run('BEGIN TRANSACTION');
+        await writeMetaValue(connection, LARGEST_VALUE_KEY, String(recorded));
+        await connection.run('COMMIT');
+      }
+      await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, recorded);
+      fitted = recorded;
     } else {
       opened.meta = await storedMeta(connection);
       assertNotNewer(versionOf(opened.meta));

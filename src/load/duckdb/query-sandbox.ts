@@ -19,6 +19,8 @@ export interface Sandbox {
   writableDirectories?: readonly string[];
   /** Settings of the surface itself (`verify` bounds its memory and spills privately). */
   settings?: Readonly<Record<string, string>>;
+  /** Work on the connection before the lock, e.g. fitting the memory limit to the stored values. */
+  prepare?: (connection: DuckDBConnection) => Promise<void>;
 }
 
 /**
@@ -30,9 +32,11 @@ export async function lockDown(
   connection: DuckDBConnection,
   directories: readonly string[],
   settings: Readonly<Record<string, string>> = {},
+  prepare?: (connection: DuckDBConnection) => Promise<void>,
 ): Promise<void> {
   for (const [name, value] of Object.entries(settings))
     await connection.run(`SET ${name} = ${sqlString(value)}`);
+  await prepare?.(connection);
   if (directories.length > 0) {
     const list = directories.map((d) => sqlString(d.endsWith('/') ? d : `${d}/`)).join(', ');
     await connection.run(`SET allowed_directories = [${list}]`);

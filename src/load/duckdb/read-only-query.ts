@@ -26,7 +26,12 @@ export async function withReadOnlyWarehouse<T>(
 ): Promise<T> {
   const warehouse = await openWarehouse(path, 'read');
   try {
-    await lockDown(warehouse.connection, sandbox.writableDirectories ?? [], sandbox.settings);
+    await lockDown(
+      warehouse.connection,
+      sandbox.writableDirectories ?? [],
+      sandbox.settings,
+      sandbox.prepare,
+    );
     return await work(warehouse.connection);
   } finally {
     warehouse.close();

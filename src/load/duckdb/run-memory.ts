@@ -1,16 +1,18 @@
+import { memoryLimitSetting } from './value-memory.js';
+
 /**
  * DuckDB settings of a writing run. An unbounded buffer pool keeps every block checkpointed so far,
  * so RSS grew with the warehouse; bounded, only the working set stays and the rest spills to a
  * private directory.
  */
-const WRITER_MEMORY_LIMIT = '64MB';
+export const WRITER_MEMORY_BYTES = 64_000_000;
 
 /**
  * The Parquet build reads the staged tables back and writes each partition in session ranges of
  * 8 MB sorted alone (ordered-partition.ts), so its pool no longer has to hold a bucket's sort: at
  * 10,000 sessions 96 MB peaked at 348 MB standalone (128 MB: 432 MB), 64 MB could not allocate.
  */
-const BUILD_MEMORY_LIMIT = '96MB';
+export const BUILD_MEMORY_BYTES = 96_000_000;
 
 /**
  * DuckDB's jemalloc keeps freed pages dirty until reused or decayed, so RSS kept every page a COPY
@@ -49,7 +51,7 @@ const WRITER_THREADS = '1';
  */
 export function runInstanceOptions(spillDir: string): Record<string, string> {
   return {
-    memory_limit: WRITER_MEMORY_LIMIT,
+    memory_limit: memoryLimitSetting(WRITER_MEMORY_BYTES),
     temp_directory: spillDir,
     threads: WRITER_THREADS,
     ...WRITE_BUFFER_OPTIONS,
@@ -74,7 +76,7 @@ const BUILD_FLUSH_THRESHOLD = '8MB';
 /** Instance options for the Parquet build over a run's staging file (spills next to it). */
 export function buildInstanceOptions(): Record<string, string> {
   return {
-    memory_limit: BUILD_MEMORY_LIMIT,
+    memory_limit: memoryLimitSetting(BUILD_MEMORY_BYTES),
     threads: BUILD_THREADS,
     ...ALLOCATOR_OPTIONS,
     allocator_bulk_deallocation_flush_threshold: BUILD_FLUSH_THRESHOLD,

@@ -4,8 +4,11 @@
  * so memory stays flat however large the warehouse.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
+import { CONTENT_TABLES } from '../../../schemas/tables.js';
 import { computeViewDigest } from '../../transform/view-digest.js';
 import { RANGE_ROWS, readStoredSessions, storedSessionRanges } from './stored-sessions.js';
+import { fitMemoryLimit } from './value-memory.js';
 
 export interface VerifyProblem {
   check: 'digest' | 'message-count' | 'tool-call-count' | 'orphan-row' | 'duplicate-key' | 'ledger-missing';
@@ -70,7 +73,31 @@ async function countProblems(connection: DuckDBConnection, problems: VerifyProbl
  * settings of the read-only connection verify runs on (set before its configuration is locked).
  */
 export function verifySettings(spillDir: string): Record<string, string> {
-  return { temp_directory: spillDir, memory_limit: '128MB' };
+  return { temp_directory: spillDir, memory_limit: `${VERIFY_MEMORY_BYTES / 1_000_000}MB` };
+}
+
+const VERIFY_MEMORY_BYTES = 128_000_000;
+
+type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
+
+/** The largest text value of the content tables, read from the values: the connection may be Parquet views. */
+async function largestContentValueBytes(connection: DuckDBConnection): Promise<number> {
+  let largest = 0;
+  for (const table of CONTENT_TABLES as unknown as AnyTable[]) {
+    const texts = Object.entries(table.columns)
+      .filter(([, spec]) => spec.kind === 'text' || spec.kind === 'json')
+      .map(([name]) => `coalesce(max(strlen(${name}::VARCHAR)), 0)`);
+    const reader = await connection.runAndReadAll(
+      `SELECT greatest(${texts.join(', ')}) AS n FROM ${table.name}`,
+    );
+    largest = Math.max(largest, Number(reader.getRowObjects()[0]?.n ?? 0));
+  }
+  return largest;
+}
+
+/** Raises verify's memory limit so the largest stored value fits; runs before the sandbox lock. */
+export async function fitVerifyMemory(connection: DuckDBConnection): Promise<void> {
+  await fitMemoryLimit(connection, VERIFY_MEMORY_BYTES, await largestContentValueBytes(connection));
 }
 
 export function verifyWarehouse(

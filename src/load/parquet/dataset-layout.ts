@@ -4,7 +4,9 @@
  * point), the writer's `staging/<run>/` and `writer.lock`.
  */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { IoError } from '../../shared/errors.js';
 
 /** 16 buckets: a one-session change rewrites 1/16 of each content table, and small datasets stay few files. */
 export const BUCKET_COUNT = 16;
@@ -16,6 +18,16 @@ export function bucketOf(sessionId: string): string {
 
 /** The same function in DuckDB SQL (its `sha256` hashes the UTF-8 bytes and returns lowercase hex). */
 export const BUCKET_SQL = 'substr(sha256(session_id), 1, 1)';
+
+/** A `parquet:` target names a directory; an existing file of another kind there is refused before any write. */
+export function assertDatasetDirectory(root: string): void {
+  const stats = statSync(root, { throwIfNoEntry: false });
+  if (stats !== undefined && !stats.isDirectory()) {
+    throw new IoError('WAREHOUSE_UNREADABLE', 'The Parquet target is not a directory', {
+      reason: 'not-a-directory',
+    });
+  }
+}
 
 export class DatasetLayout {
   constructor(readonly root: string) {}

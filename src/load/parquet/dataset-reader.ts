@@ -14,7 +14,7 @@ import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { lockDown, SANDBOX_INSTANCE_OPTIONS, type Sandbox } from '../duckdb/query-sandbox.js';
 import { sqlString } from '../duckdb/sql-string.js';
 import { createAnalystViews } from '../views/analyst-views.js';
-import { DatasetLayout } from './dataset-layout.js';
+import { assertDatasetDirectory, DatasetLayout } from './dataset-layout.js';
 import { type DatasetManifest, readCurrentManifest } from './dataset-manifest.js';
 
 type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
@@ -64,6 +64,7 @@ export async function openDatasetReadOnly(
   root: string,
   sandbox: Sandbox = {},
 ): Promise<OpenedWarehouse & { manifest: DatasetManifest }> {
+  assertDatasetDirectory(root);
   const layout = new DatasetLayout(root);
   const manifest = readCurrentManifest(layout);
   if (manifest === null) {
@@ -85,6 +86,7 @@ export async function openDatasetReadOnly(
       connection,
       [layout.stateDir(manifest.stateId), ...(sandbox.writableDirectories ?? [])],
       sandbox.settings,
+      sandbox.prepare,
     );
   } catch (error) {
     close();

@@ -19,7 +19,8 @@ import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { rewriteRows } from '../duckdb/rewrite-rows.js';
-import { buildInstanceOptions } from '../duckdb/run-memory.js';
+import { BUILD_MEMORY_BYTES, buildInstanceOptions } from '../duckdb/run-memory.js';
+import { fitMemoryLimit, largestStoredValueBytes } from '../duckdb/value-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { writeFileDurably } from '../fs/durable-file.js';
 import { planLoads } from '../plan-loads.js';
@@ -36,7 +37,7 @@ import type {
 import { guardWrite } from '../write-failure.js';
 import { buildState } from './build-state.js';
 import { collectStates } from './collect-states.js';
-import { BUCKET_SQL, bucketOf, DatasetLayout } from './dataset-layout.js';
+import { assertDatasetDirectory, BUCKET_SQL, bucketOf, DatasetLayout } from './dataset-layout.js';
 import {
   type DatasetManifest,
   readCurrentManifest,
@@ -51,6 +52,7 @@ async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Pr
   const instance = await DuckDBInstance.create(path, buildInstanceOptions());
   const connection = await instance.connect();
   try {
+    await fitMemoryLimit(connection, BUILD_MEMORY_BYTES, await largestStoredValueBytes(connection));
     return await work(connection);
   } finally {
     connection.closeSync();
@@ -89,11 +91,12 @@ export class ParquetTarget implements WarehouseTarget {
 
   static async open(root: string): Promise<ParquetTarget> {
     const layout = new DatasetLayout(root);
+    assertDatasetDirectory(root);
     await guardWrite('parquet', 'open', () =>
       mkdirSync(layout.statesDir, { recursive: true, mode: outputModes().dir }),
     );
     // The dataset's own lock keeps it single-writer even when opened outside `etl run`.
-    const lock = acquireRunLock(layout.lockBase);
+    const lock = await guardWrite('parquet', 'lock', () => acquireRunLock(layout.lockBase));
     const releaseLock = (): void => lock.release();
     try {
       const previous = readCurrentManifest(layout);

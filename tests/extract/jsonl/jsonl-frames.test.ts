@@ -38,19 +38,23 @@ async function scanError(path: string, limits = DEFAULT_READ_LIMITS, chunkBytes?
 }
 
 describe('JSONL frame scanner', () => {
-  it('reports closed, blank, malformed and partial-tail frames with 1-based physical lines', async () => {
+  it('reports closed, malformed and partial-tail frames with 1-based physical lines; blank lines keep their number only', async () => {
     const frames = await scan(file('{"a":1}\n\n  \nnot json\n[1,2]\n{"b":2}\n{"c":'));
     expect(frames.map((f) => [f.line, f.kind, f.closed])).toEqual([
       [1, 'parsed', true],
-      [2, 'blank', true],
-      [3, 'blank', true],
       [4, 'malformed', true],
       [5, 'malformed', true],
       [6, 'parsed', true],
       [7, 'partial', false],
     ]);
     expect(frames[0]?.record).toEqual({ a: 1 });
-    expect(frames[6]?.record).toBeNull();
+    expect(frames[4]?.record).toBeNull();
+  });
+
+  it('source-read-limits/v1: jsonlRecordCount counts "Nonempty records in one transcript": 1 MiB of blank lines is no record and no frame', async () => {
+    const blanks = `${'\n'.repeat(512 * 1024)}${' \r\n'.repeat(128 * 1024)}`;
+    const frames = await scan(file(`${blanks}{"a":1}\n`), { ...DEFAULT_READ_LIMITS, jsonlRecordCount: 1 });
+    expect(frames.map((f) => [f.line, f.kind])).toEqual([[512 * 1024 + 128 * 1024 + 1, 'parsed']]);
   });
 
   it('keeps the record of a partial tail that happens to be a JSON object, still marked partial', async () => {
@@ -62,7 +66,6 @@ describe('JSONL frame scanner', () => {
     const frames = await scan(file('{"a":1}\r\n\n{"b":2}'));
     expect(frames.map((f) => [f.byteStart, f.byteEnd])).toEqual([
       [0, 9],
-      [9, 10],
       [10, 17],
     ]);
   });
@@ -129,13 +132,13 @@ describe('JSONL frame scanner', () => {
 
   it('jsonlRecordCount counts non-blank records only', async () => {
     const limits = resolveReadLimits({ jsonlRecordCount: 2 });
-    expect((await scan(file('{"a":1}\n\n\nbad\n\n'), limits)).length).toBe(5);
+    expect((await scan(file('{"a":1}\n\n\nbad\n\n'), limits)).length).toBe(2);
     const { error, seen } = await scanError(file('{"a":1}\n{"a":2}\n\n{"a":3}\n'), limits);
     expect((error as SourceLimitExceeded).details).toMatchObject({
       bound: 'jsonlRecordCount',
       observedAtLeast: 3,
     });
-    expect(seen.length).toBe(3);
+    expect(seen.length).toBe(2);
   });
 
   it('yields nothing for an empty file', async () => {

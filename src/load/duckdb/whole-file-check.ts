@@ -1,0 +1,62 @@
+/**
+ * A DuckDB file cut short (a copy interrupted, a disk that lost its tail) still opens: DuckDB reads
+ * only the blocks a query touches, so a run would write into it and report success while `verify`
+ * and `export` fail. The active database header names how many blocks the file holds; a file
+ * shorter than its header says is refused before anything is read or written.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { IntegrityError } from '../../shared/errors.js';
+
+/** The main header, then two database headers (the one with the higher iteration is active). */
+const HEADER_BYTES = 4096;
+const HEADERS_END = 3 * HEADER_BYTES;
+const MAGIC = Buffer.from('DUCK');
+/** Within a database header, after its checksum: iteration, meta block, free list, block count, block size. */
+const ITERATION_AT = 8;
+const BLOCK_COUNT_AT = 32;
+const BLOCK_SIZE_AT = 40;
+
+function truncated(expectedBytes: number, actualBytes: number): IntegrityError<'WAREHOUSE_TRUNCATED'> {
+  return new IntegrityError(
+    'WAREHOUSE_TRUNCATED',
+    'The warehouse file is shorter than its header says: it was cut off; nothing was written',
+    { expectedBytes, actualBytes },
+  );
+}
+
+/** The bytes the file's active header accounts for, or null when the header is not one this check reads. */
+function declaredBytes(headers: Buffer): number | null {
+  const active = [HEADER_BYTES, 2 * HEADER_BYTES].reduce((a, b) =>
+    headers.readBigUInt64LE(b + ITERATION_AT) > headers.readBigUInt64LE(a + ITERATION_AT) ? b : a,
+  );
+  const blocks = headers.readBigUInt64LE(active + BLOCK_COUNT_AT);
+  const blockSize = headers.readBigUInt64LE(active + BLOCK_SIZE_AT);
+  // DuckDB's block sizes are powers of two from 16 KiB to 256 KiB; anything else is not this layout.
+  const size = Number(blockSize);
+  if (size < 16_384 || size > 262_144 || (size & (size - 1)) !== 0) return null;
+  return HEADERS_END + Number(blocks) * size;
+}
+
+/** Throws WAREHOUSE_TRUNCATED when `path` is a DuckDB file shorter than its active header declares. */
+export function assertWholeFile(path: string): void {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return; // Absent (a first run) or unreadable: the open itself reports it.
+  }
+  if (size === 0) return;
+  const headers = Buffer.alloc(HEADERS_END);
+  const fd = openSync(path, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, headers, 0, HEADERS_END, 0);
+  } finally {
+    closeSync(fd);
+  }
+  // A file that is not DuckDB's at all is left to DuckDB's own open, which refuses it.
+  if (read < MAGIC.length + 8 || !headers.subarray(8, 8 + MAGIC.length).equals(MAGIC)) return;
+  if (read < HEADERS_END) throw truncated(HEADERS_END, size);
+  const declared = declaredBytes(headers);
+  if (declared !== null && size < declared) throw truncated(declared, size);
+}
