@@ -728,9 +728,8 @@ export const CATALOGUE = {
     severity: [],
     exit: 'integrity',
     meaning:
-      'The DuckDB warehouse file is shorter than its own header declares (its tail was cut off); it was neither read nor written.',
-    remedy:
-      'Restore the file from a complete copy, or rebuild the archive with etl run into a new target; do not write into the cut file.',
+      'The DuckDB warehouse file is shorter than its header declares; it was neither read nor written.',
+    remedy: 'Restore the file from a complete copy, or rebuild the archive with etl run into a new target.',
     details: (z) => z.object({ expectedBytes: z.number(), actualBytes: z.number() }),
   },
   WAREHOUSE_UNREADABLE: {

@@ -1,8 +1,7 @@
 /**
- * `etl verify --sources`: reads the sources as a full run would, writing nothing, and judges each
- * session's fresh view against the archived one by the rule a run loads by: a session a run would
- * insert is missing, one it would replace differs, and an archived session still marked present
- * that no source holds any more is extra (a run would flag it absent). Session IDs only, no content.
+ * `etl verify --sources`: reads the sources as a full run would, writes nothing, and judges each
+ * fresh view by the rule a run loads by: missing (would insert), differs (would replace), extra
+ * (archived as present, in no source). Session IDs only.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { isBackupOnly, LIVE_CONTRIBUTION_SQL } from '../load/carrier-provenance.js';

@@ -1,11 +1,7 @@
 /**
- * The replacement-safe view digest: SHA-256 of canonical JSON over every content row of the session
- * (the session row without the digest itself, messages, tool calls, source instances), so a digest
- * recomputed from warehouse rows (`etl verify`) must equal the stored one.
- *
- * Where the data was read from is provenance, not content: an instance's occurrence reference (a
- * hash of its physical location), its carrier and its position (ordered by that reference) stay out,
- * so the same data under another path keeps its digest.
+ * The replacement-safe view digest: SHA-256 of canonical JSON over the session's content rows, so
+ * `etl verify` can recompute it. Where data was read from (occurrence reference, carrier, position)
+ * is provenance and stays out, so moved data keeps its digest.
  */
 import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
 import { canonicalHash, canonicalJson } from '../shared/json/canonical-json.js';

@@ -1,8 +1,7 @@
 /**
- * Streaming JSONL frame scanner under Source Read Limits v1: one frame per LF-split line, each
- * non-blank one reported (closed, malformed, partial tail) with its line number; blank lines keep
- * their number and cost only their scan. Strict UTF-8, one BOM at byte 0 only, CR before LF
- * stripped; a bound or bad text throws mid-iteration.
+ * Streaming JSONL frame scanner under Source Read Limits v1: one frame per non-blank LF-split line,
+ * with its line number. Strict UTF-8, one BOM at byte 0 only, CR before LF stripped; a bound or bad
+ * text throws mid-iteration.
  */
 import { openRegularFile } from '../fs/open-regular-file.js';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';

@@ -1,9 +1,6 @@
 /**
- * DuckDB holds a string value in one buffer-pool block of its full size, and appending, committing
- * or checkpointing one pins about two such blocks at once: a pool bounded for the benchmark's
- * working set refused a value far below the read limits ("could not allocate block"). Each bounded
- * instance therefore gets its base limit plus room for the largest value it handles; the base
- * still bounds everything else.
+ * Appending, committing or checkpointing one string value pins about two pool blocks of its size,
+ * so each bounded DuckDB instance gets its base limit plus room for the largest value it handles.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from './sql-string.js';

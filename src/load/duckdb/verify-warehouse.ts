@@ -67,10 +67,8 @@ async function countProblems(connection: DuckDBConnection, problems: VerifyProbl
 }
 
 /**
- * Verify reads every block once, and DuckDB's default pool (80 % of RAM) kept them all cached: RSS
- * grew with the warehouse (918 MB for a 575 MB file). Bounded, it evicts them; the duplicate-key
- * aggregates may spill, into a private directory rather than beside the warehouse. These are the
- * settings of the read-only connection verify runs on (set before its configuration is locked).
+ * Verify's read-only connection: a bounded pool evicts blocks so RSS stays flat in the warehouse
+ * size, and spills go to a private directory (set before the configuration is locked).
  */
 export function verifySettings(spillDir: string): Record<string, string> {
   return { temp_directory: spillDir, memory_limit: `${VERIFY_MEMORY_BYTES / 1_000_000}MB` };

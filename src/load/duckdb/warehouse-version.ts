@@ -71,10 +71,8 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS payload_bytes_read BIGINT DEFAULT 0',
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS owner_pid INTEGER',
   ],
-  // v2 → v3: a warehouse may hold a redaction policy (`etl_meta` key `redaction_policy`, no DDL);
-  // the version makes builds that ignore it refuse the warehouse instead of loading plaintext into it.
-  // Memberships gain a content digest (NULL on older rows: such a session is re-read when checked);
-  // the view digest leaves provenance out from v3 on: `RECOMPUTE_DIGESTS_AFTER` rewrites the stored ones.
+  // v2 → v3: an `etl_meta` redaction policy (older builds must refuse it), membership content
+  // digests (NULL: re-read when checked), and view digests without provenance (recomputed below).
   2: ['ALTER TABLE etl_session_sources ADD COLUMN IF NOT EXISTS content_fingerprint VARCHAR'],
 };
 

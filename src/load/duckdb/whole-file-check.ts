@@ -1,8 +1,6 @@
 /**
- * A DuckDB file cut short (a copy interrupted, a disk that lost its tail) still opens: DuckDB reads
- * only the blocks a query touches, so a run would write into it and report success while `verify`
- * and `export` fail. The active database header names how many blocks the file holds; a file
- * shorter than its header says is refused before anything is read or written.
+ * A DuckDB file cut short still opens (DuckDB reads only the blocks a query touches). The active
+ * header names the file's block count; a shorter file is refused before anything is read or written.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { IntegrityError } from '../../shared/errors.js';

@@ -1,8 +1,6 @@
 /**
- * Where an export lands, all or nothing: the files are written into a private staging directory
- * beside `--out` (same file system, so the final rename is atomic), flushed, and published by
- * renaming. A failure before that leaves the previous export, or nothing, untouched. An existing
- * non-empty `--out` (or, for one-file formats, an existing file) is replaced only with `--overwrite`.
+ * An export lands all or nothing: written into a private staging directory beside `--out`, flushed,
+ * then renamed into place. An existing non-empty `--out` or file is replaced only with `--overwrite`.
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -1,9 +1,7 @@
 /**
- * `etl export --where`: exactly one boolean expression over the exported table's columns, never
- * SQL pasted into a statement. DuckDB parses `SELECT <where>` (json_serialize_sql); the parse must
- * be one plain SELECT of one expression, and the expression may hold no subquery, star, parameter,
- * or column of another table. What runs is DuckDB's own rendering of that parsed expression
- * (json_deserialize_sql), fully parenthesized, so no text of the filter can close or extend it.
+ * `etl export --where`: one boolean expression over the exported table's columns. DuckDB parses
+ * `SELECT <where>`; anything but one plain expression is refused, and what runs is DuckDB's own
+ * rendering of the parsed expression, so no filter text can close or extend the statement.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DetailsOf } from '../../shared/diagnostic-catalogue.js';

@@ -1,8 +1,7 @@
 /**
- * Builds the next published state directory: partitions touched by this run are rewritten (old rows
- * of other sessions plus the staged sessions) with DuckDB's Parquet writer; every other file is a
- * hard link to the previous state's file, so unchanged data is shared, never rewritten. Where the
- * storage refuses hard links, the unchanged file is copied and flushed instead.
+ * Builds the next published state: touched partitions are rewritten with DuckDB's Parquet writer;
+ * every other file is hard-linked from the previous state, or copied and flushed where the storage
+ * refuses links.
  */
 import { constants, copyFileSync, linkSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,9 +1,7 @@
 /**
- * The one reader of source time values (docs/time.md). Every time field of every source accepts
- * the same forms: epoch milliseconds as an integer number or a string of digits, or an ISO 8601
- * date-time with an explicit zone (`Z` or `±hh:mm`). An instant must lie in
- * [2001-09-09T01:46:40Z, 9999-12-31T23:59:59.999Z]: Cursor did not exist before the floor, so a
- * smaller value is a seconds epoch, a relative counter or a placeholder, never a time.
+ * The one reader of source time values (docs/time.md): epoch milliseconds (integer number or digit
+ * string) or ISO 8601 with an explicit zone, between 2001-09-09 (1e12 ms) and year 9999; anything
+ * else is unknown.
  */
 
 /** Why a present value is not an instant; the field is then unknown. */

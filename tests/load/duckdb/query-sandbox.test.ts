@@ -1,8 +1,6 @@
 /**
- * The read surfaces' sandbox: over either target, a query reads the warehouse and nothing else. It
- * cannot write, read other files, list directories, attach databases, install or load extensions,
- * reach the network, or loosen the settings. The hostile statements come from a generator: each
- * escape in several spellings (case, comments, a CTE or subquery around it, a trailing `;`).
+ * The read surfaces' sandbox: over either target a query reads the warehouse and nothing else.
+ * The hostile statements come from a generator: each escape in several spellings.
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,6 @@
 /**
- * `export --where` is one boolean expression over the exported table's columns: an injection
- * corpus (payloads that read files, write files, redirect the export or reach other tables, each
- * in several wrappers that try to close the filter early) is refused typed, echoes nothing from
- * outside the warehouse and writes nothing; honest filters still filter.
+ * `export --where` is one boolean expression: an injection corpus in several wrappers is refused
+ * typed, echoes nothing from outside the warehouse and writes nothing; honest filters still filter.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
