@@ -1,12 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two lanes. `npm test` runs `fast`: every test outside tests/reliability/. `npm run test:reliability`
- * runs `reliability`: the slow families under tests/reliability/ (crash safety and recovery, hostile
- * corpora, concurrency, the worker pool over whole corpora, privacy and permissions over whole
- * runs). A new test lands by its folder.
+ * Two lanes. `npm test` runs `fast`; `npm run test:reliability` runs `reliability`: the slow families
+ * under tests/reliability/ and every whole-CLI end-to-end file (`*.e2e.test.ts`). A test lands by its
+ * folder or name.
  */
-const RELIABILITY = ['tests/reliability/**/*.test.ts'];
+const RELIABILITY = ['tests/reliability/**/*.test.ts', 'tests/**/*.e2e.test.ts'];
 
 export default defineConfig({
   test: {
