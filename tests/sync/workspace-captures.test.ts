@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { completeInFolder } from '../../fixtures/capture/cli-captures.js';
 import { exportChat } from '../../fixtures/capture/markdown-captures.js';
 import { writeCapture } from '../../fixtures/capture/write-capture.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { freshLoad } from '../helpers/fresh-load.js';
+import { tempDir } from '../helpers/run-cli.js';
 
 interface RunOutput {
   diagnostics: { code: string; details: Record<string, unknown> }[];
@@ -11,27 +12,11 @@ interface RunOutput {
 
 let root: string;
 let inputs: string;
-let runs = 0;
-
-function scopedRun(...flags: string[]) {
-  runs += 1;
-  const target = `duckdb:${join(root, `w-${runs}.duckdb`)}`;
-  const result = runCli([
-    'run',
-    '--json',
-    '--cursor-user-dir',
-    join(root, 'no-cursor'),
-    '--target',
-    target,
-    '--input',
-    inputs,
-    ...flags,
-  ]);
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
-  const rows = (sql: string): Record<string, unknown>[] =>
-    JSON.parse(runCli(['query', '--json', '--target', target, sql]).stdout).rows;
-  return { output: JSON.parse(result.stdout) as RunOutput, rows };
+function scopedRun(...flags: string[]): {
+  output: RunOutput;
+  rows: (sql: string) => Record<string, unknown>[];
+} {
+  return freshLoad(root, ['--cursor-user-dir', join(root, 'no-cursor'), '--input', inputs, ...flags]);
 }
 
 const skipped = (output: RunOutput) =>

@@ -5,33 +5,21 @@ import {
   FOLDERS,
   type WorkspaceCorpus,
 } from '../../fixtures/workspace/workspace-corpus.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { freshLoad } from '../helpers/fresh-load.js';
+import { tempDir } from '../helpers/run-cli.js';
 
 let corpus: WorkspaceCorpus;
 let root: string;
-let runs = 0;
-
 function load(...flags: string[]) {
-  runs += 1;
-  const target = `duckdb:${join(root, `w-${runs}.duckdb`)}`;
-  const result = runCli([
-    'run',
-    '--json',
+  return freshLoad(root, [
     '--cursor-user-dir',
     corpus.userDir,
     '--cursor-store-root',
     corpus.storeRoot,
     '--input',
     corpus.inputs,
-    '--target',
-    target,
     ...flags,
   ]);
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
-  const rows = (sql: string): Record<string, unknown>[] =>
-    JSON.parse(runCli(['query', '--json', '--target', target, sql]).stdout).rows;
-  return { output: JSON.parse(result.stdout), rows };
 }
 
 beforeAll(() => {
