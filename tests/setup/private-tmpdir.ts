@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
-const root = mkdtempSync(join(tmpdir(), 'etl-vitest-'));
+// A worker may run several files in one process: each file's root sits in the system temp directory.
+process.env.ETL_TEST_SYSTEM_TMPDIR ??= tmpdir();
+const root = mkdtempSync(join(process.env.ETL_TEST_SYSTEM_TMPDIR, 'etl-vitest-'));
 // Traversable, not listable: the hostile suite runs some children as an unprivileged user.
 chmodSync(root, 0o711);
 process.env.TMPDIR = root;
