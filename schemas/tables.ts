@@ -42,11 +42,13 @@ export const IDENTITY_ORIGINS = [
   'store-transcript-v1',
   'capture-native',
   'capture-v1',
+  'agentkv-v1',
 ] as const;
-export const MESSAGE_ORIGINS = ['composer', 'store', 'both', 'cli', 'cloud', 'markdown'] as const;
+export const MESSAGE_ORIGINS = ['composer', 'store', 'both', 'cli', 'cloud', 'markdown', 'agentkv'] as const;
 export const SOURCE_ROLES = ['composer', 'store', 'cli', 'cloud', 'markdown'] as const;
 export const REPRESENTATIONS = [
   'composer-global',
+  'composer-agentkv',
   'composer-workspace',
   'store-db',
   'store-transcript',

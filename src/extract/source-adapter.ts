@@ -15,6 +15,7 @@ export type Carrier = 'live' | 'custom' | 'backup' | 'capture';
 
 export type Representation =
   | 'composer-global'
+  | 'composer-agentkv'
   | 'composer-workspace'
   | 'store-db'
   | 'store-transcript'

@@ -52,6 +52,42 @@ const warehouseVersions = (z: ZodApi) =>
   z.object({ warehouseVersion: z.number(), supportedVersion: z.number(), remedy: z.string() });
 
 export const CATALOGUE = {
+  AGENTKV_BLOB_HASH_MISMATCH: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'agentKv blobs of the session do not hash to the SHA-256 their key names; they are kept as evidence and counted, their facts not trusted.',
+    remedy: 'None; the rest of the session is loaded. A changed or damaged global DB is the usual cause.',
+    details: (z) => z.object({ count: z.number() }),
+  },
+  AGENTKV_BLOBS_POSSIBLY_ENCRYPTED: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'agentKv blobs of the session are neither JSON, protobuf nor text (possibly encrypted); they are counted, never decrypted.',
+    remedy: 'None; the session is loaded from what is readable.',
+    details: (z) => z.object({ count: z.number() }),
+  },
+  AGENTKV_BLOBS_UNLINKED: {
+    severity: ['info'],
+    exit: null,
+    meaning:
+      'agentKv message blobs were linked to no session read in this run (no conversationState or bubble request ID names them); they are counted, never attached by guess.',
+    remedy: 'None; background runs and deleted chats leave such blobs behind.',
+    details: (z) => z.object({ count: z.number(), jsonBlobs: z.number() }),
+  },
+  AGENTKV_LINK_UNREADABLE: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'Links from the session to its agentKv blobs could not be followed: an unreadable conversationState, or named blobs that are missing or changed during the read.',
+    remedy: 'None; the session is loaded from its bubbles and the blobs that were read.',
+    details: (z) =>
+      z.object({
+        reason: z.enum(['state-unreadable', 'blob-missing', 'blob-changed']),
+        count: z.number(),
+      }),
+  },
   AMBIGUOUS_VIEW_KEPT_ARCHIVED: {
     severity: ['warning'],
     exit: null,

@@ -104,6 +104,8 @@ export async function hydrateSessions(run: RunState, plan: Plan, batches: Sessio
     }
     // Sessions already read are taken even when interrupted, as a sequential run had taken them.
     while (inFlight.length > 0) await take(run, inFlight, batches);
+    // What adapters learn only by hydrating (e.g. agentKv blobs no session linked).
+    for (const adapter of run.adapters) diagnostics.push(...(adapter.drainDiagnostics?.() ?? []));
     return runScope;
   } finally {
     // The workers' memory is released before the last batch loads and the warehouse checkpoints.

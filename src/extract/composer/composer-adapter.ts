@@ -4,6 +4,9 @@
  * global DB's connection stays open, workspace DBs' open connections are bounded.
  */
 
+import type { Diagnostic } from '../../shared/diagnostic.js';
+import { AgentKvIndex } from '../agentkv/agentkv-index.js';
+import { readAgentKvSession } from '../agentkv/agentkv-session-reader.js';
 import { occurrenceRefFor } from '../fs/source-identity.js';
 import type {
   Contribution,
@@ -47,6 +50,8 @@ export class ComposerAdapter implements SourceAdapter {
   /** Never released: the catalog scan holds the global DB's connection across its yields. */
   private readonly globalSnapshots = new SnapshotCache(Number.POSITIVE_INFINITY);
   private readonly workspaceSnapshots = new SnapshotCache(OPEN_WORKSPACE_SNAPSHOTS);
+  /** Per global DB: built only when a session needs a request-id join. */
+  private readonly agentKvIndexes = new Map<string, AgentKvIndex>();
   private sources: DiscoveredSource[] = [];
   /** The read itself is kept, so sources cataloged concurrently share one read of the tree. */
   private tree: Promise<ComposerTree> | null = null;
@@ -175,10 +180,33 @@ export class ComposerAdapter implements SourceAdapter {
     const contribution: ComposerGlobalBytesContribution = {
       kind: 'composer-global-bytes',
       occurrence,
-      data: read,
+      data: {
+        ...read,
+        agentKv: readAgentKvSession(
+          snapshot.db,
+          read,
+          this.agentKvIndex(handle.locator, snapshot, ctx),
+          ctx.limits,
+          ctx.counters,
+          scope,
+        ),
+      },
       diagnostics: [],
     };
     return contribution;
+  }
+
+  private agentKvIndex(locator: string, snapshot: SqliteSnapshot, ctx: ReadContext): AgentKvIndex {
+    let index = this.agentKvIndexes.get(locator);
+    if (index === undefined) {
+      index = new AgentKvIndex(snapshot.db, ctx.limits, ctx.counters);
+      this.agentKvIndexes.set(locator, index);
+    }
+    return index;
+  }
+
+  drainDiagnostics(): Diagnostic[] {
+    return [...this.agentKvIndexes.values()].flatMap((index) => index.drain());
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 /** What the Composer extractor hands to the transform stage for one session occurrence. */
 import type { Diagnostic } from '../../shared/diagnostic.js';
+import type { AgentKvSessionBytes } from '../agentkv/agentkv-contribution.js';
 import type { Contribution } from '../source-adapter.js';
 
 /** One `bubbleId:<composerId>:<bubbleId>` row, in rowid order. */
@@ -26,6 +27,8 @@ export interface ComposerGlobalData {
   bubbles: RawBubble[];
   /** True when a read limit or encoding failure cut the read short. */
   truncated: boolean;
+  /** The session's agentKv blobs, when it links any (undefined where the carrier has none). */
+  agentKv?: AgentKvSessionBytes | null;
 }
 
 export type ComposerGlobalContribution = Contribution<'composer-global', ComposerGlobalData>;
@@ -38,6 +41,8 @@ export interface ComposerGlobalBytes {
   bubbles: { rowid: number; keyBubbleId: string; bytes: Uint8Array | null | 'changed' }[];
   /** The limit breach or key encoding failure that cut the read short, if any. */
   readFailure: Diagnostic | null;
+  /** The session's agentKv blobs, when it links any (undefined where the carrier has none). */
+  agentKv?: AgentKvSessionBytes | null;
 }
 
 /** Hydration's form of a global session; `decodeGlobalSession` turns it into the one above. */

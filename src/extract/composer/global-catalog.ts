@@ -5,6 +5,7 @@
  */
 
 import type Database from 'better-sqlite3';
+import { agentKvOnlyComposers } from '../agentkv/agentkv-only-sessions.js';
 import {
   excludedPrefixesParams,
   excludedPrefixesSql,
@@ -98,6 +99,7 @@ export function* scanGlobalSessions(
   });
   const end = prefixUpperBound(BUBBLE_PREFIX);
   const yielded = new Set<string>();
+  const all = new Set<string>();
   let from = BUBBLE_PREFIX;
   for (;;) {
     const row = next.get(from, end) as { k: Buffer } | undefined;
@@ -114,11 +116,16 @@ export function* scanGlobalSessions(
     const idBytes = row.k.subarray(BUBBLE_PREFIX.length, BUBBLE_PREFIX.length + Buffer.byteLength(owner));
     const composerId = decodeStrictUtf8(idBytes, 'sqlite', false);
     if (owners.colonIds.has(composerId)) yielded.add(composerId);
+    all.add(composerId);
     yield entry(composerId);
     from = prefixUpperBound(`${BUBBLE_PREFIX}${composerId}:`);
   }
   // The skip-scan jumps over the ranges of sessions nested in a session it found.
   for (const composerId of owners.colonIds) {
-    if (!yielded.has(composerId) && query.stats(composerId).rows > 0) yield entry(composerId);
+    if (!yielded.has(composerId) && query.stats(composerId).rows > 0) {
+      all.add(composerId);
+      yield entry(composerId);
+    }
   }
+  for (const composerId of agentKvOnlyComposers(db, all, budget)) yield entry(composerId);
 }

@@ -1,6 +1,7 @@
 /** A Composer global contribution → SessionView (complete unless a bubble's bytes are not valid UTF-8). */
 import type { ComposerGlobalContribution } from '../../extract/composer/composer-contribution.js';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
+import { withAgentKv } from '../agentkv/agentkv-enrichment.js';
 import type { SessionView } from '../session-view.js';
 import { timeDiagnostics } from '../time-diagnostics.js';
 import { linkActiveBranch } from './active-branch.js';
@@ -39,7 +40,7 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
     contribution.diagnostics.some(
       (d) => d.code === 'COMPOSER_DATA_UNREADABLE' && d.details.reason !== 'null-value',
     );
-  return {
+  const view: SessionView = {
     sessionId: occurrence.sessionId,
     title: nonEmptyString(doc?.name) ?? nonEmptyString(doc?.title),
     workspacePath: occurrence.workspacePath,
@@ -74,4 +75,5 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
     sourceKeys: [occurrence.sourceKey],
     extensions: null,
   };
+  return withAgentKv(view, data, occurrence);
 }
