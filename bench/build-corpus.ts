@@ -1,5 +1,6 @@
 /**
- * `npm run bench:corpus -- --sessions N --messages M --out DIR [--seed S] [--store-share F]`:
+ * `npm run bench:corpus -- --sessions N --messages M --out DIR [--seed S] [--store-share F]
+ * [--agentkv-share F]`:
  * writes the deterministic benchmark corpus (`DIR/User`, `DIR/cursor`) and prints its sizes.
  */
 import { resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { DEFAULT_STORE_SHARE, parseIntFlags, parseShare } from './bench-args.js'
 const { ints, strings } = parseIntFlags(process.argv.slice(2), { sessions: 2000, messages: 100, seed: 1 }, [
   'out',
   'store-share',
+  'agentkv-share',
 ]);
 const out = resolve(strings.out ?? '.bench/corpus');
 const { userDir, storeRoot, stats } = buildBenchCorpus(out, {
@@ -16,5 +18,6 @@ const { userDir, storeRoot, stats } = buildBenchCorpus(out, {
   messages: ints.messages,
   seed: ints.seed,
   storeShare: parseShare('store-share', strings['store-share'], DEFAULT_STORE_SHARE),
+  agentKvShare: parseShare('agentkv-share', strings['agentkv-share'], 0),
 });
 process.stdout.write(`${JSON.stringify({ userDir, storeRoot, ...stats }, null, 2)}\n`);

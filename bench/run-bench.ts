@@ -31,9 +31,10 @@ import { corpusSummary } from './corpus-summary.js';
 const { ints, strings } = parseIntFlags(
   process.argv.slice(2),
   { scale: 1, runs: 3, sessions: 2000, messages: 100, seed: 1 },
-  ['work', 'doc', 'cpu-prof-dir', 'store-share'],
+  ['work', 'doc', 'cpu-prof-dir', 'store-share', 'agentkv-share'],
 );
 const storeShare = parseShare('store-share', strings['store-share'], DEFAULT_STORE_SHARE);
+const agentKvShare = parseShare('agentkv-share', strings['agentkv-share'], 0);
 const workDir = resolve(strings.work ?? '.bench/run');
 const docPath = resolve(strings.doc ?? 'docs/benchmarks.md');
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
@@ -49,7 +50,13 @@ const env: BenchEnv = {
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
 function corpus(name: string, sessions: number, pristine: boolean): BenchCorpus {
-  const options: BenchCorpusOptions = { sessions, messages: ints.messages, seed: ints.seed, storeShare };
+  const options: BenchCorpusOptions = {
+    sessions,
+    messages: ints.messages,
+    seed: ints.seed,
+    storeShare,
+    ...(agentKvShare > 0 ? { agentKvShare } : {}),
+  };
   const dir = join(workDir, name);
   const reused = pristine ? existingBenchCorpus(dir, options) : null;
   if (reused) return reused;

@@ -110,12 +110,18 @@ export const sessionsTable = defineTable('sessions', 'One row per logical Cursor
     'SHA-256 of the canonical JSON of the session content rows; where the data was read from stays out (docs/workspaces.md).',
   ),
   message_identity_version: column('int', 'Message identity version; always 1.'),
-  extensions: nullable('json', 'Unknown or source-specific fields preserved as JSON.'),
+  extensions: nullable(
+    'json',
+    'Unknown or source-specific fields preserved as JSON. Composer sessions: `agentKv` (blob counts by kind, links, hash-mismatch blob IDs, `possiblyEncrypted`, `systemPrompt`, `unmatchedRequests`, `loadedMessages`) and `hadBlobEncryptionKey`/`hadSpeculativeSummarizationEncryptionKey` (never the key).',
+  ),
 });
 
 export const messagesTable = defineTable('messages', 'One row per message of a session, in display order.', {
   session_id: column('text', 'Owning session.'),
-  message_id: column('text', 'Stable message identity v1 (native bubble ID, `msg:<i>`, `store:v1:…`).'),
+  message_id: column(
+    'text',
+    'Stable message identity v1 (native bubble ID, `msg:<i>`, `store:v1:…`, `agentkv:v1:<blob sha256>:<n>`).',
+  ),
   archive_key: column('text', 'Downstream key `cursor:<session_id>:<message_id>`.'),
   ordinal: column('int', 'Zero-based display position within the session.'),
   role: oneOf(['user', 'assistant'], 'Message role.'),
@@ -136,7 +142,10 @@ export const messagesTable = defineTable('messages', 'One row per message of a s
   duration_ms: nullable('bigint', 'Generation duration in milliseconds when derivable.'),
   origin: oneOf(MESSAGE_ORIGINS, 'Which representation(s) supplied the message.'),
   identity_origin: oneOf(IDENTITY_ORIGINS, 'Which identity rule produced `message_id`.'),
-  extensions: nullable('json', 'Unknown or source-specific fields preserved as JSON.'),
+  extensions: nullable(
+    'json',
+    'Unknown or source-specific fields preserved as JSON. On the bubble opening an agentKv request: `agentKv` with `requestId`, `models`, `reasoning` and `toolCalls` (args, result, `isError`, `rawErrorMessages`, `output`).',
+  ),
 });
 
 export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, in message order.', {
@@ -153,7 +162,10 @@ export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, 
   error: nullable('text', 'Error text when the call failed.'),
   files: column('json', 'JSON array of file paths the call touched.'),
   user_decision: nullable('text', 'User decision (`accepted`, `rejected`, `pending`) when stored.'),
-  extensions: nullable('json', 'Unknown or source-specific fields preserved as JSON.'),
+  extensions: nullable(
+    'json',
+    'Unknown or source-specific fields preserved as JSON. `agentKv`: the agentKv args, result, `isError`, `rawErrorMessages` and `output` (e.g. exit code) of the call with the same `toolCallId`.',
+  ),
 });
 
 export const sourceInstancesTable = defineTable(
