@@ -2,7 +2,7 @@
  * The Composer views of the agentKv fixture corpus, read in process (extract → decode → view),
  * compared with the same sessions without their blobs.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AGENTKV_SESSIONS,
   CANARY_AUTH_TOKEN,
@@ -22,14 +22,11 @@ import { composerGlobalView } from '../../../src/transform/composer/composer-glo
 import type { SessionView } from '../../../src/transform/session-view.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
-let temp: PrivateTempDir | undefined;
-afterEach(() => temp?.dispose());
-
 async function views(
   withoutAgentKv: boolean,
 ): Promise<{ views: Map<string, SessionView>; run: Diagnostic[] }> {
   const { userDir } = writeAgentKvCorpus(tempDir(), { withoutAgentKv });
-  temp = PrivateTempDir.create();
+  const temp = PrivateTempDir.create();
   const ctx = createReadContext({ limits: resolveReadLimits({}), temp, includeCrossWorkspaceSources: false });
   const adapter = new ComposerAdapter();
   const out = new Map<string, SessionView>();
@@ -50,6 +47,7 @@ async function views(
     return { views: out, run: adapter.drainDiagnostics() };
   } finally {
     adapter.close();
+    temp.dispose();
   }
 }
 
