@@ -1,5 +1,5 @@
 /**
- * Composers with no bubble rows whose `conversationState` names prompt or turn blobs: their text
+ * Composers with no bubble rows whose `conversationState` names prompt message blobs: their text
  * exists only in agentKv, so they are sessions too. Key-index seeks find the composers without
  * bubbles; only their state string is read (inside SQLite), never a blob.
  */
@@ -43,6 +43,6 @@ export function* agentKvOnlyComposers(
     const value = state.get(key, key);
     if (typeof value !== 'string') continue;
     const root = parseConversationState(value);
-    if (root !== null && root.promptIds.length + root.turnIds.length > 0) yield composerId;
+    if (root !== null && root.promptIds.length > 0) yield composerId;
   }
 }
