@@ -152,7 +152,7 @@ describe('agentKv blobs loaded end to end', { timeout: 300_000 }, () => {
           where m.session_id <> '${AGENTKV_SESSIONS.agentKvOnly}' order by 1, 2, 4`,
       );
     expect(ids(targets.duckdb)).toEqual(ids(target));
-    expect(ids(target).length).toBe(5);
+    expect(ids(target).length).toBe(6);
   });
 
   it('--since-last with nothing changed reads no payload, agentKv blobs included', () => {

@@ -59,7 +59,7 @@ describe('agentKv enrichment of Composer views', () => {
     const bare = await views(true);
     const rich = await views(false);
     expect([...bare.views.keys()].sort()).toEqual(
-      [AGENTKV_SESSIONS.stateLinked, AGENTKV_SESSIONS.requestLinked].sort(),
+      [AGENTKV_SESSIONS.stateLinked, AGENTKV_SESSIONS.requestLinked, AGENTKV_SESSIONS.tombstone].sort(),
     );
     for (const id of bare.views.keys())
       expect(identities(rich.views.get(id))).toEqual(identities(bare.views.get(id)));
