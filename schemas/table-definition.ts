@@ -10,7 +10,7 @@ const DUCK_TYPE: Record<ColumnKind, string> = {
   int: 'INTEGER',
   bigint: 'BIGINT',
   bool: 'BOOLEAN',
-  timestamp: 'TIMESTAMP',
+  timestamp: 'TIMESTAMPTZ',
   json: 'JSON',
 };
 

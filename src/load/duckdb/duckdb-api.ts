@@ -5,7 +5,7 @@
  */
 export {
   DuckDBInstance,
-  DuckDBTimestampValue,
+  DuckDBTimestampTZValue,
   DuckDBTypeId,
   listValue,
   StatementType,

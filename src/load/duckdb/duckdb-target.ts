@@ -236,7 +236,7 @@ export class DuckDbTarget implements WarehouseTarget {
       payloadBytesRead,
       runId,
     ];
-    const sql = `UPDATE etl_runs SET status = $1, finished_at = make_timestamp($2::BIGINT * 1000), sources_seen = $3,
+    const sql = `UPDATE etl_runs SET status = $1, finished_at = make_timestamp($2::BIGINT * 1000) AT TIME ZONE 'UTC', sources_seen = $3,
          sources_skipped_unchanged = $4, sessions_inserted = $5, sessions_replaced = $6, sessions_unchanged = $7,
          sessions_kept_complete = $8, sessions_ambiguous = $9, diagnostics = $10, sessions_marked_absent = $11,
          payload_bytes_read = $12 WHERE run_id = $13`;

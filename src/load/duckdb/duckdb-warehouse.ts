@@ -20,6 +20,7 @@ import { SANDBOX_INSTANCE_OPTIONS } from './query-sandbox.js';
 import { runInstanceOptions, WRITER_MEMORY_BYTES, WRITER_ROW_GROUP_ROWS } from './run-memory.js';
 import { sqlString } from './sql-string.js';
 import { storageVersionOption } from './storage-version.js';
+import { connectInUtc } from './utc-connection.js';
 import { fitMemoryLimit, largestStoredValueBytes } from './value-memory.js';
 import {
   assertNotNewer,
@@ -97,7 +98,7 @@ async function openReadOnly(
     ...SANDBOX_INSTANCE_OPTIONS,
     access_mode: 'READ_ONLY',
   });
-  return { instance, connection: await instance.connect() };
+  return { instance, connection: await connectInUtc(instance) };
 }
 
 /**
@@ -111,7 +112,7 @@ async function openForWriting(
 ): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
   const creating = !existsSync(path);
   const instance = await DuckDBInstance.create(':memory:', runInstanceOptions(spillDir));
-  const connection = await instance.connect();
+  const connection = await connectInUtc(instance);
   try {
     await connection.run(
       `ATTACH ${sqlString(path)} AS warehouse (ROW_GROUP_SIZE ${WRITER_ROW_GROUP_ROWS}${storageVersionOption(creating)})`,
@@ -198,15 +199,14 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   return opened;
 }
 
-/** This build's DDL in order: `etl_meta`, the tables (CREATE IF NOT EXISTS) and the analyst views. */
-function schemaStatements(): string[] {
+/** This build's table DDL in order: `etl_meta`, then the tables (CREATE IF NOT EXISTS). */
+function tableStatements(): string[] {
   const tables = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as TableDefinition<
     Record<string, ColumnSpec>
   >[];
   return [
     'CREATE TABLE IF NOT EXISTS etl_meta (key VARCHAR NOT NULL, value VARCHAR NOT NULL)',
     ...tables.map(createTableSql),
-    ...ANALYST_VIEWS.map(createViewSql),
   ];
 }
 
@@ -215,14 +215,17 @@ async function ensureSchema(connection: DuckDBConnection): Promise<Map<string, s
   const meta = await storedMeta(connection);
   const version = versionOf(meta);
   assertNotNewer(version);
-  const statements = schemaStatements();
-  const digest = createHash('sha256').update(statements.join(';\n')).digest('hex');
+  const tables = tableStatements();
+  const views = ANALYST_VIEWS.map(createViewSql);
+  const digest = createHash('sha256')
+    .update([...tables, ...views].join(';\n'))
+    .digest('hex');
   // A warehouse whose DDL is this build's is left untouched: no catalog writes, nothing to checkpoint.
   if (version === WAREHOUSE_SCHEMA_VERSION && meta?.get(SCHEMA_DIGEST_KEY) === digest) return meta;
   await connection.run('BEGIN TRANSACTION');
   try {
     // Existing tables keep their shape (CREATE IF NOT EXISTS); `migrate` adds what older versions lack.
-    for (const sql of statements) await connection.run(sql);
+    for (const sql of tables) await connection.run(sql);
     if (version === null) {
       await connection.run("INSERT INTO etl_meta VALUES ('schema_version', $1)", [
         String(WAREHOUSE_SCHEMA_VERSION),
@@ -230,11 +233,15 @@ async function ensureSchema(connection: DuckDBConnection): Promise<Map<string, s
     } else if (version < WAREHOUSE_SCHEMA_VERSION) {
       await migrate(connection, version);
     }
+    // Views bind their column types when created, so they follow the migrated tables.
+    for (const sql of views) await connection.run(sql);
     await writeMetaValue(connection, SCHEMA_DIGEST_KEY, digest);
     await connection.run('COMMIT');
   } catch (error) {
     await connection.run('ROLLBACK');
     throw error;
   }
+  // A column retyped in the WAL would be re-cast at replay, in the replaying machine's zone.
+  if (version !== null && version < WAREHOUSE_SCHEMA_VERSION) await connection.run('CHECKPOINT');
   return meta;
 }

@@ -2,11 +2,12 @@
  * Read-only SQL over the warehouse for `etl query`, `etl status` and `etl verify`: one read
  * statement, in the sandbox, whose result is read in chunks up to a row limit, never whole.
  */
-import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResultReader, DuckDBTimestampTZValue } from '@duckdb/node-api';
 import type { DetailsOf } from '../../shared/diagnostic-catalogue.js';
 import { UsageError } from '../../shared/errors.js';
 import { DuckDBTypeId, StatementType } from './duckdb-api.js';
 import { openWarehouse } from './duckdb-warehouse.js';
+import { instantText } from './instant-text.js';
 import { lockDown, type Sandbox } from './query-sandbox.js';
 
 /** Rows `etl query` prints unless `--limit` says otherwise. */
@@ -45,17 +46,34 @@ const WIDE_INTEGERS = new Set([
   DuckDBTypeId.UHUGEINT,
 ]);
 
-/** JSON-safe rows; wide integers (counts, sums) are numbers when exact, strings only beyond 2^53. */
-function jsonRows(reader: DuckDBResultReader, limit: number): Record<string, unknown>[] {
+/**
+ * JSON-safe rows; wide integers (counts, sums) are numbers when exact, strings only beyond 2^53;
+ * instants are written in the session time zone `zone`.
+ */
+function jsonRows(reader: DuckDBResultReader, limit: number, zone: string): Record<string, unknown>[] {
   const rows = (reader.getRowObjectsJson() as Record<string, unknown>[]).slice(0, limit);
-  const wide = reader.columnNames().filter((_, index) => WIDE_INTEGERS.has(reader.columnType(index).typeId));
-  for (const row of rows) {
+  const names = reader.columnNames();
+  const typeOf = (index: number): DuckDBTypeId => reader.columnType(index).typeId;
+  const wide = names.filter((_, index) => WIDE_INTEGERS.has(typeOf(index)));
+  const instants = names.flatMap((name, index) =>
+    typeOf(index) === DuckDBTypeId.TIMESTAMP_TZ ? [[name, index] as const] : [],
+  );
+  rows.forEach((row, rowIndex) => {
     for (const name of wide) {
       const value = row[name];
       if (typeof value === 'string' && Number.isSafeInteger(Number(value))) row[name] = Number(value);
     }
-  }
+    for (const [name, index] of instants) {
+      const value = reader.value(index, rowIndex) as DuckDBTimestampTZValue | null;
+      if (value !== null) row[name] = instantText(value.micros, zone) ?? row[name];
+    }
+  });
   return rows;
+}
+
+async function sessionTimeZone(connection: DuckDBConnection): Promise<string> {
+  const reader = await connection.runAndReadAll("SELECT current_setting('TimeZone')");
+  return String(reader.getRows()[0]?.[0] ?? 'UTC');
 }
 
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
@@ -104,6 +122,7 @@ export async function runQuery(
   limit: number = DEFAULT_QUERY_ROW_LIMIT,
 ): Promise<QueryResult> {
   let reader: DuckDBResultReader;
+  const zone = await sessionTimeZone(connection);
   try {
     const statements = await connection.extractStatements(sql);
     if (statements.count !== 1)
@@ -121,7 +140,7 @@ export async function runQuery(
   }
   return {
     columns: reader.columnNames(),
-    rows: jsonRows(reader, limit),
+    rows: jsonRows(reader, limit, zone),
     truncated: reader.currentRowCount > limit,
   };
 }

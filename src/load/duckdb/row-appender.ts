@@ -1,7 +1,7 @@
 /** Appends normalized rows through the DuckDB appender, typed by the table definition (no INSERT loops). */
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
-import { DuckDBTimestampValue } from './duckdb-api.js';
+import { DuckDBTimestampTZValue } from './duckdb-api.js';
 
 export function appendRows<C extends Record<string, ColumnSpec>>(
   appender: DuckDBAppender,
@@ -31,7 +31,7 @@ export function appendRows<C extends Record<string, ColumnSpec>>(
           appender.appendBoolean(value as boolean);
           break;
         case 'timestamp':
-          appender.appendTimestamp(new DuckDBTimestampValue(BigInt(value as number) * 1000n));
+          appender.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(value as number) * 1000n));
           break;
       }
     }

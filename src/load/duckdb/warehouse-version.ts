@@ -63,6 +63,11 @@ export async function assertCurrentSchema(connection: DuckDBConnection): Promise
   }
 }
 
+/** Retypes a UTC wall-clock TIMESTAMP column as TIMESTAMPTZ; a no-op on one already converted. */
+function instantColumn(table: string, column: string): string {
+  return `ALTER TABLE ${table} ALTER COLUMN ${column} SET DATA TYPE TIMESTAMPTZ USING timezone('UTC', ${column}::TIMESTAMP)`;
+}
+
 /** Steps from version N to N+1, run inside the schema transaction after the CREATE IF NOT EXISTS. */
 const MIGRATIONS: Record<number, readonly string[]> = {
   // v1 → v2: run counters for absence and payload bytes, and the owner pid; ledger tables are created.
@@ -72,8 +77,18 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS owner_pid INTEGER',
   ],
   // v2 → v3: an `etl_meta` redaction policy (older builds must refuse it), membership content
-  // digests (NULL: re-read when checked), and view digests without provenance (recomputed below).
-  2: ['ALTER TABLE etl_session_sources ADD COLUMN IF NOT EXISTS content_fingerprint VARCHAR'],
+  // digests (NULL: re-read when checked), view digests without provenance (recomputed below), and
+  // times typed as instants (the stored naive values were always UTC).
+  2: [
+    'ALTER TABLE etl_session_sources ADD COLUMN IF NOT EXISTS content_fingerprint VARCHAR',
+    ...[
+      ['sessions', 'created_at'],
+      ['sessions', 'updated_at'],
+      ['messages', 'timestamp'],
+      ['etl_runs', 'started_at'],
+      ['etl_runs', 'finished_at'],
+    ].map(([table, column]) => instantColumn(table!, column!)),
+  ],
 };
 
 /** Steps after which every stored digest is recomputed (the digest definition changed with them). */

@@ -113,7 +113,12 @@ async function contentTable(writer: StateWriter, input: StateInput, table: AnyTa
   await measureStagedSessions(input.staging, table);
   for (const bucket of [...buckets].sort()) {
     const old = previous.find((f) => f.partition === bucket);
-    if (old && !input.touchedBuckets.has(bucket)) {
+    // Files of an older schema version are rewritten (in the current column types), never linked.
+    if (
+      old &&
+      !input.touchedBuckets.has(bucket) &&
+      input.previous!.schemaVersion === WAREHOUSE_SCHEMA_VERSION
+    ) {
       files.push(writer.link(old));
       continue;
     }

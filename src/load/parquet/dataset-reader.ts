@@ -13,6 +13,7 @@ import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { lockDown, SANDBOX_INSTANCE_OPTIONS, type Sandbox } from '../duckdb/query-sandbox.js';
 import { sqlString } from '../duckdb/sql-string.js';
+import { connectInUtc } from '../duckdb/utc-connection.js';
 import { createAnalystViews } from '../views/analyst-views.js';
 import { assertDatasetDirectory, DatasetLayout } from './dataset-layout.js';
 import { type DatasetManifest, readCurrentManifest } from './dataset-manifest.js';
@@ -38,9 +39,15 @@ export function stateFiles(
     .map((f) => join(layout.stateDir(manifest.stateId), f.path));
 }
 
-/** `SELECT <schema columns> FROM read_parquet([...])`, so hive columns never leak into results. */
+/**
+ * `SELECT <schema columns> FROM read_parquet([...])`, so hive columns never leak into results. Times
+ * are cast to instants: files of schema version 2 hold them as UTC wall-clock timestamps.
+ */
 export function readFilesSql(table: AnyTable, files: readonly string[]): string {
-  return `SELECT ${table.columnNames.join(', ')} FROM read_parquet(${sqlList(files)})`;
+  const columns = Object.entries(table.columns).map(([name, spec]) =>
+    spec.kind === 'timestamp' ? `CAST(${name} AS TIMESTAMPTZ) AS ${name}` : name,
+  );
+  return `SELECT ${columns.join(', ')} FROM read_parquet(${sqlList(files)})`;
 }
 
 export async function createStateViews(
@@ -75,7 +82,7 @@ export async function openDatasetReadOnly(
     );
   }
   const instance = await DuckDBInstance.create(':memory:', SANDBOX_INSTANCE_OPTIONS);
-  const connection = await instance.connect();
+  const connection = await connectInUtc(instance);
   const close = (): void => {
     connection.closeSync();
     instance.closeSync();

@@ -20,6 +20,7 @@ import { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { rewriteRows } from '../duckdb/rewrite-rows.js';
 import { BUILD_MEMORY_BYTES, buildInstanceOptions } from '../duckdb/run-memory.js';
+import { connectInUtc } from '../duckdb/utc-connection.js';
 import { fitMemoryLimit, largestStoredValueBytes } from '../duckdb/value-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { writeFileDurably } from '../fs/durable-file.js';
@@ -50,7 +51,7 @@ import { seedStaging } from './seed-staging.js';
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
   // Bounded like the run's writer; sorts that exceed it spill to `<path>.tmp` inside the private staging dir.
   const instance = await DuckDBInstance.create(path, buildInstanceOptions());
-  const connection = await instance.connect();
+  const connection = await connectInUtc(instance);
   try {
     await fitMemoryLimit(connection, BUILD_MEMORY_BYTES, await largestStoredValueBytes(connection));
     return await work(connection);
@@ -104,7 +105,7 @@ export class ParquetTarget implements WarehouseTarget {
       rmSync(layout.stagingDir, { recursive: true, force: true });
       const { stagingDir, staging } = await openStaging(layout, previous);
       const instance = await DuckDBInstance.create(':memory:');
-      const reader = { instance, connection: await instance.connect() };
+      const reader = { instance, connection: await connectInUtc(instance) };
       return new ParquetTarget(layout, previous, stagingDir, staging, reader, releaseLock);
     } catch (error) {
       releaseLock();

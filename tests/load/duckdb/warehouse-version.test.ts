@@ -130,4 +130,56 @@ describe('warehouse schema/ledger version', () => {
     expect(await digests()).toEqual(current);
     expect(await withReadOnlyWarehouse(path, verifyWarehouse)).toMatchObject({ problems: [] });
   }, 120_000);
+
+  it('a version 2 warehouse of naive UTC timestamps migrates, on a Kolkata machine, to TIMESTAMPTZ columns holding the same instants', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await load(path);
+    const columns = [
+      ['sessions', 'created_at'],
+      ['sessions', 'updated_at'],
+      ['messages', 'timestamp'],
+      ['etl_runs', 'started_at'],
+    ] as const;
+    const instants = () =>
+      withReadOnlyWarehouse(path, async (c) => {
+        const out: Record<string, unknown> = {};
+        for (const [table, column] of columns)
+          out[`${table}.${column}`] = (
+            await runQuery(c, `select epoch_ms(${column}) AS ms from ${table} order by all`)
+          ).rows;
+        return out;
+      });
+    const types = () =>
+      withReadOnlyWarehouse(path, async (c) =>
+        (
+          await runQuery(
+            c,
+            `select table_name, column_name, data_type from information_schema.columns
+             where data_type like 'TIMESTAMP%' order by all`,
+          )
+        ).rows.map((r) => `${r.table_name}.${r.column_name} ${r.data_type}`),
+      );
+    const before = await instants();
+    await sql(path, [
+      ...[...columns, ['etl_runs', 'finished_at']].map(
+        ([table, column]) =>
+          `ALTER TABLE ${table} ALTER COLUMN ${column} SET DATA TYPE TIMESTAMP USING timezone('UTC', ${column})`,
+      ),
+      "UPDATE etl_meta SET value = '2' WHERE key = 'schema_version'",
+      'CHECKPOINT',
+    ]);
+    expect(await types()).toContain('sessions.created_at TIMESTAMP');
+    const run = runCli(['run', '--json', '--cursor-user-dir', tempDir(), '--target', `duckdb:${path}`], {
+      TZ: 'Asia/Kolkata',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const migrated = await types();
+    expect(migrated).toEqual(expect.arrayContaining(['sessions.created_at TIMESTAMP WITH TIME ZONE']));
+    expect(migrated).toEqual(expect.arrayContaining(['v_sessions.created_at TIMESTAMP WITH TIME ZONE']));
+    expect(migrated.filter((t) => !t.endsWith('TIMESTAMP WITH TIME ZONE'))).toEqual([]);
+    const after = await instants();
+    for (const [table, column] of columns.slice(0, 3))
+      expect(after[`${table}.${column}`], `${table}.${column}`).toEqual(before[`${table}.${column}`]);
+    expect(await withReadOnlyWarehouse(path, verifyWarehouse)).toMatchObject({ problems: [] });
+  }, 120_000);
 });

@@ -73,7 +73,7 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
     expect(rows).toEqual([{ answered_prompts: 4, median_seconds: 11, max_seconds: 15 }]),
   'Which tool calls failed, and in which conversation?': (rows) =>
     expect(rows).toEqual([
-      { title: 'Rename the helper module', tool: 'grep', status: 'error', timestamp: '2025-10-14 10:30:10' },
+      { title: 'Rename the helper module', tool: 'grep', status: 'error', timestamp: '2025-10-14 10:30:10+00' },
     ]),
   'Which sessions are only partially archived?': (rows) => expect(rows).toEqual([]),
   'At what hour of the day do I start conversations?': (rows) =>
