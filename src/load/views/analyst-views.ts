@@ -10,7 +10,8 @@ export interface AnalystView {
   select: string;
 }
 
-const DAY = (ts: string): string => `CAST(date_trunc('day', ${ts}) AS DATE)`;
+/** The UTC day of an instant, whatever the session time zone (`etl query --time-zone`). */
+const DAY = (ts: string): string => `CAST(timezone('UTC', ${ts}) AS DATE)`;
 /**
  * The base tables keep the contract's placeholders (the epoch, with source `unknown` or
  * `epoch-unknown`); every view shows such a time as NULL, so no 1970 day or 54-year span appears.

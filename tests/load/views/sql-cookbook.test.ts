@@ -73,7 +73,12 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
     expect(rows).toEqual([{ answered_prompts: 4, median_seconds: 11, max_seconds: 15 }]),
   'Which tool calls failed, and in which conversation?': (rows) =>
     expect(rows).toEqual([
-      { title: 'Rename the helper module', tool: 'grep', status: 'error', timestamp: '2025-10-14 10:30:10+00' },
+      {
+        title: 'Rename the helper module',
+        tool: 'grep',
+        status: 'error',
+        timestamp: '2025-10-14 10:30:10+00',
+      },
     ]),
   'Which sessions are only partially archived?': (rows) => expect(rows).toEqual([]),
   'At what hour of the day do I start conversations?': (rows) =>
@@ -119,6 +124,26 @@ describe('analyst views and the SQL cookbook on the sample warehouse', () => {
     const result = await withReadOnlyWarehouse(path, (connection) => runQuery(connection, sql));
     EXPECTED[heading]!(result.rows);
   });
+
+  const MACHINE_INDEPENDENT = [
+    'How much did I use Cursor each day?',
+    'How much did I use Cursor each day, in a time zone I choose?',
+    'How do tool calls break down per day and status?',
+    'At what hour of the day do I start conversations?',
+    'What happened in one project folder, on any machine?',
+  ];
+  it.each(MACHINE_INDEPENDENT)(
+    'per-day and per-workspace answers do not depend on the session time zone: %s',
+    async (heading) => {
+      const sql = new Map(cookbookQueries()).get(heading)!;
+      for (const zone of ['Pacific/Chatham', 'America/Los_Angeles']) {
+        const result = await withReadOnlyWarehouse(path, (connection) => runQuery(connection, sql), {
+          settings: { TimeZone: zone },
+        });
+        EXPECTED[heading]!(result.rows);
+      }
+    },
+  );
 
   it('every analyst view exists in the warehouse and is documented in the cookbook', async () => {
     const markdown = readFileSync('docs/sql-cookbook.md', 'utf8');
