@@ -4,7 +4,11 @@
  * ~45 ms, and only its native part, `@duckdb/node-bindings`, is required at run time.
  */
 export {
+  DuckDBArrayValue,
   DuckDBInstance,
+  DuckDBListValue,
+  DuckDBMapValue,
+  DuckDBStructValue,
   DuckDBTimestampTZValue,
   DuckDBTypeId,
   listValue,

@@ -2,10 +2,18 @@
  * Read-only SQL over the warehouse for `etl query`, `etl status` and `etl verify`: one read
  * statement, in the sandbox, whose result is read in chunks up to a row limit, never whole.
  */
-import type { DuckDBConnection, DuckDBResultReader, DuckDBTimestampTZValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import type { DetailsOf } from '../../shared/diagnostic-catalogue.js';
 import { UsageError } from '../../shared/errors.js';
-import { DuckDBTypeId, StatementType } from './duckdb-api.js';
+import {
+  DuckDBArrayValue,
+  DuckDBListValue,
+  DuckDBMapValue,
+  DuckDBStructValue,
+  DuckDBTimestampTZValue,
+  DuckDBTypeId,
+  StatementType,
+} from './duckdb-api.js';
 import { openWarehouse } from './duckdb-warehouse.js';
 import { instantText } from './instant-text.js';
 import { lockDown, type Sandbox } from './query-sandbox.js';
@@ -56,19 +64,36 @@ function jsonRows(reader: DuckDBResultReader, limit: number, zone: string): Reco
   const typeOf = (index: number): DuckDBTypeId => reader.columnType(index).typeId;
   const wide = names.filter((_, index) => WIDE_INTEGERS.has(typeOf(index)));
   const instants = names.flatMap((name, index) =>
-    typeOf(index) === DuckDBTypeId.TIMESTAMP_TZ ? [[name, index] as const] : [],
+    reader.columnType(index).toString().includes('TIMESTAMP WITH TIME ZONE') ? [[name, index] as const] : [],
   );
   rows.forEach((row, rowIndex) => {
     for (const name of wide) {
       const value = row[name];
       if (typeof value === 'string' && Number.isSafeInteger(Number(value))) row[name] = Number(value);
     }
-    for (const [name, index] of instants) {
-      const value = reader.value(index, rowIndex) as DuckDBTimestampTZValue | null;
-      if (value !== null) row[name] = instantText(value.micros, zone) ?? row[name];
-    }
+    for (const [name, index] of instants)
+      row[name] = withInstantText(reader.value(index, rowIndex), row[name], zone);
   });
   return rows;
+}
+
+/** `json` (the node API's rendering of `value`) with every instant in it, nested ones too, written in `zone`. */
+function withInstantText(value: DuckDBValue, json: unknown, zone: string): unknown {
+  if (value instanceof DuckDBTimestampTZValue) return instantText(value.micros, zone) ?? json;
+  if (value instanceof DuckDBListValue || value instanceof DuckDBArrayValue)
+    return (json as unknown[]).map((item, i) => withInstantText(value.items[i]!, item, zone));
+  if (value instanceof DuckDBMapValue)
+    return (json as { key: unknown; value: unknown }[]).map((entry, i) => ({
+      key: withInstantText(value.entries[i]!.key, entry.key, zone),
+      value: withInstantText(value.entries[i]!.value, entry.value, zone),
+    }));
+  if (value instanceof DuckDBStructValue) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(json as Record<string, unknown>))
+      out[key] = withInstantText(value.entries[key]!, item, zone);
+    return out;
+  }
+  return json;
 }
 
 async function sessionTimeZone(connection: DuckDBConnection): Promise<string> {
