@@ -1,7 +1,12 @@
 /** Loads a time corpus through the built CLI and reads back, per case, what the warehouse claims. */
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { buildTimeCorpus, type TimeCase, type TimeField } from '../../fixtures/time/time-corpus.js';
+import {
+  buildTimeCorpus,
+  type InstantToken,
+  type TimeCase,
+  type TimeField,
+} from '../../fixtures/time/time-corpus.js';
 import { queryRows } from './query-warehouse.js';
 import { runCli, tempDir } from './run-cli.js';
 
@@ -65,6 +70,42 @@ export async function expectHostileTimesUnknown(tokens: readonly string[]): Prom
       problems.push(`read as ${claim.source}`);
     if (!diagnosed.has(`${c.sessionId}|${c.field}`)) problems.push('no TIME_VALUE_UNKNOWN');
     return problems.length === 0 ? [] : [`${c.field} = ${c.token}: ${problems.join(', ')}`];
+  });
+  expect(failures).toEqual([]);
+}
+
+const VALUE_COLUMN: Record<string, string> = {
+  created_at_source: 'created_at',
+  updated_at_source: 'updated_at',
+  timestamp_source: 'timestamp',
+};
+
+/**
+ * Runs the corpus of valid `values` and asserts, for every case: the run committed, the session is
+ * stored, and the field's instant is stored with the field's provenance.
+ */
+export async function expectTimesStored(values: readonly InstantToken[]): Promise<void> {
+  const root = tempDir('etl-time-');
+  const expected = new Map(values.map((v) => [v.token, v.ms]));
+  const { cases, sources } = buildTimeCorpus(join(root, 'src'), [...expected.keys()]);
+  const warehouse = join(root, 'w.duckdb');
+  const run = runCli(['run', '--json', ...sources, '--target', `duckdb:${warehouse}`]);
+  expect(run.code, run.stderr).toBe(0);
+  expect(JSON.parse(run.stdout).run.status).toBe('committed');
+  const stored = new Set<string>();
+  for (const table of ['sessions', 'messages'] as const)
+    for (const source of table === 'sessions'
+      ? ['created_at_source', 'updated_at_source']
+      : ['timestamp_source'])
+      for (const row of await queryRows(
+        warehouse,
+        `SELECT DISTINCT session_id, ${source} AS s, epoch_ms(${VALUE_COLUMN[source]}) AS ms FROM ${table}`,
+      ))
+        stored.add(`${row.session_id}|${table}.${source}|${row.s}|${row.ms}`);
+  const failures = cases.flatMap((c: TimeCase) => {
+    const claim = CLAIM[c.field];
+    const key = `${c.sessionId}|${claim.table}.${claim.column}|${claim.source}|${expected.get(c.token)}`;
+    return stored.has(key) ? [] : [`${c.field} = ${c.token}: not stored as ${expected.get(c.token)}`];
   });
   expect(failures).toEqual([]);
 }
