@@ -13,6 +13,7 @@ export async function beginRun(
 ): Promise<RunState> {
   const { options } = start;
   const target = await opening;
+  start.diagnostics.push(...(target.openDiagnostics ?? []));
   const rewriteCounts: RedactionCounts = {};
   const settled = await settleRedaction(
     target,
