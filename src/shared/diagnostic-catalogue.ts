@@ -40,7 +40,7 @@ const limitExceeded = (z: ZodApi) =>
     bound: z.string(),
     limit: z.number(),
     observedAtLeast: z.number(),
-    unit: z.enum(['bytes', 'records', 'rows', 'ratio']),
+    unit: z.enum(['bytes', 'records', 'rows', 'ratio', 'files']),
     outcome: z.enum(['partial', 'fatal']),
     retryableWithOverride: z.literal(true),
     remedy: z.string(),
@@ -287,9 +287,11 @@ export const CATALOGUE = {
   CAPTURE_WALK_LIMIT: {
     severity: ['warning'],
     exit: null,
-    meaning: 'Walking the --input folders stopped at its entry or depth bound.',
-    remedy: 'Point --input at the folders that hold the captures.',
-    details: (z) => z.object({ bound: z.enum(['entries', 'depth']), limit: z.number() }),
+    meaning:
+      'Walking the --input folders stopped at its file bound (capture files admitted) or its depth bound.',
+    remedy:
+      'Point --input at the folders that hold the captures, or raise the file bound for one run: --source-limit captureInputFiles=<larger value>.',
+    details: (z) => z.object({ bound: z.enum(['files', 'depth']), limit: z.number() }),
   },
   COMPOSER_BUBBLE_CORRUPTED: {
     severity: ['warning'],
