@@ -39,6 +39,8 @@ export interface ArchiveRewrite {
 export interface LoadResult {
   sessionId: string;
   action: LoadAction;
+  /** The incoming view is ambiguous (divergent replicas), whatever was done with it. */
+  ambiguous?: true;
 }
 
 export interface RunCounts {
