@@ -3,7 +3,6 @@
  * Parquet state. verify names the table and partition (exit 5), status stays typed and path-free,
  * and the next run (full or --since-last) rebuilds the lost partitions from the sources.
  */
-import { join } from 'node:path';
 import { beforeAll, describe, it } from 'vitest';
 import { ALL_DAMAGES } from '../../fixtures/parquet/file-damage.js';
 import { LEDGER_TABLES } from '../../schemas/ledger-tables.js';
