@@ -1,8 +1,7 @@
 /**
  * Storage without hard links: when link() is refused (EXDEV across mounts, EPERM/ENOTSUP on SMB,
  * FAT or bucket mounts, EMLINK at the link limit), unchanged files are copied and flushed, the run
- * says so once, and every later run still publishes a state that verifies. The refusal is injected
- * into node:fs.
+ * says so once, and every later run publishes a state that verifies. node:fs injects the refusal.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
