@@ -17,7 +17,10 @@ export const runsTable = defineTable('etl_runs', 'One row per `etl run`, with it
   sessions_replaced: column('int', 'Sessions replaced as a whole.'),
   sessions_unchanged: column('int', 'Sessions read whose digest was unchanged (zero writes).'),
   sessions_kept_complete: column('int', 'Partial views not loaded over an archived complete session.'),
-  sessions_ambiguous: column('int', 'Ambiguity rows recorded.'),
+  sessions_ambiguous: column(
+    'int',
+    'Sessions met as ambiguous: ambiguity rows inserted or archived rows kept.',
+  ),
   diagnostics: column('int', 'Diagnostics recorded.'),
   sessions_marked_absent: column('int', 'Archived sessions newly flagged absent from their sources.'),
   payload_bytes_read: column('bigint', 'Conversation payload bytes read from sources.'),

@@ -33,7 +33,11 @@ function addSourceOptions(command: Command): Command {
       '--backup-may-replace',
       'let a backup session replace a complete session loaded from a live source (default: never)',
     )
-    .option('--source-limit <field=value>', 'override one Source Read Limits v1 bound (repeatable)', collect)
+    .option(
+      '--source-limit <field=value>',
+      'override one Source Read Limits v1 bound, or captureInputFiles (repeatable)',
+      collect,
+    )
     .option('--config <file>', 'JSON config file with sources and target')
     .option('--target <target>', 'duckdb:PATH or parquet:DIR (default: the embedded DuckDB file)')
     .option('--json', 'machine-readable output');

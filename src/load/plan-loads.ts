@@ -28,6 +28,7 @@ export function planLoads(
       },
       policy,
     ),
+    ...(s.session.resolution_state === 'ambiguous' ? { ambiguous: true as const } : {}),
   }));
   const writes = sessions.filter(
     (_, i) => results[i]!.action === 'insert' || results[i]!.action === 'replace',

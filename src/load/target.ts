@@ -39,6 +39,8 @@ export interface ArchiveRewrite {
 export interface LoadResult {
   sessionId: string;
   action: LoadAction;
+  /** The incoming view is ambiguous (divergent replicas), whatever was done with it. */
+  ambiguous?: true;
 }
 
 export interface RunCounts {
@@ -59,6 +61,8 @@ export interface WarehouseTarget {
   readonly kind: 'duckdb' | 'parquet';
   /** The durable sync ledger, when the target keeps one; without it `--since-last` reads everything. */
   readonly ledger?: SyncLedgerStore;
+  /** Problems met while opening the target (damaged files set aside, no hard links), reported once by the run. */
+  readonly openDiagnostics?: readonly Diagnostic[];
   /** The redaction policy stored with the warehouse when it was opened, or null. */
   readonly redactionPolicy: RedactionPolicy | null;
   /** Rewrites the whole archive (before a run loads anything); returns the sessions rewritten. */

@@ -40,7 +40,7 @@ const limitExceeded = (z: ZodApi) =>
     bound: z.string(),
     limit: z.number(),
     observedAtLeast: z.number(),
-    unit: z.enum(['bytes', 'records', 'rows', 'ratio']),
+    unit: z.enum(['bytes', 'records', 'rows', 'ratio', 'files']),
     outcome: z.enum(['partial', 'fatal']),
     retryableWithOverride: z.literal(true),
     remedy: z.string(),
@@ -287,9 +287,11 @@ export const CATALOGUE = {
   CAPTURE_WALK_LIMIT: {
     severity: ['warning'],
     exit: null,
-    meaning: 'Walking the --input folders stopped at its entry or depth bound.',
-    remedy: 'Point --input at the folders that hold the captures.',
-    details: (z) => z.object({ bound: z.enum(['entries', 'depth']), limit: z.number() }),
+    meaning:
+      'Walking the --input folders stopped at its file bound (capture files admitted) or its depth bound.',
+    remedy:
+      'Point --input at the folders that hold the captures, or raise the file bound for one run: --source-limit captureInputFiles=<larger value>.',
+    details: (z) => z.object({ bound: z.enum(['files', 'depth']), limit: z.number() }),
   },
   COMPOSER_BUBBLE_CORRUPTED: {
     severity: ['warning'],
@@ -332,6 +334,51 @@ export const CATALOGUE = {
     meaning: 'The config file given with --config does not exist.',
     remedy: 'Check the --config path.',
     details: none,
+  },
+  DATASET_FILE_DAMAGED: {
+    severity: [],
+    exit: 'integrity',
+    meaning:
+      'A data file of the published Parquet state is missing or differs from the size and sha256 its manifest records.',
+    remedy:
+      'Run etl run: it rebuilds the damaged partitions from the Cursor data; sessions the sources no longer hold come back only from a backup.',
+    details: (z) =>
+      z.object({
+        filesChecked: z.number(),
+        damaged: z.array(
+          z.object({
+            table: z.string(),
+            partition: z.string().nullable(),
+            damage: z.enum(['missing', 'size', 'sha256']),
+          }),
+        ),
+        remedy: z.string(),
+      }),
+  },
+  DATASET_FILE_SET_ASIDE: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'A damaged data file of the published Parquet state was not carried into the new state: its partition was rebuilt from the sources (content), started empty (ledger) or left out (diagnostics).',
+    remedy:
+      'None needed for sessions the sources still hold; details.sessionsNotInSources sessions come back only from a backup of the dataset.',
+    details: (z) =>
+      z.object({
+        table: z.string(),
+        partition: z.string().nullable(),
+        damage: z.enum(['missing', 'size', 'sha256']),
+        action: z.enum(['rebuilt-from-sources', 'ledger-restarted', 'left-out']),
+        sessionsNotInSources: z.number().nullable().optional(),
+      }),
+  },
+  DATASET_LINKS_UNAVAILABLE: {
+    severity: ['info'],
+    exit: null,
+    meaning:
+      "The dataset's storage refused a hard link: this run copied and flushed the unchanged files instead of sharing them.",
+    remedy:
+      'None needed; keep the dataset on a file system with hard links to share unchanged files (docs/parquet.md).',
+    details: (z) => z.object({ errorCode: z.enum(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK']) }),
   },
   DATASET_MANIFEST_INVALID: {
     severity: [],

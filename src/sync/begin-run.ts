@@ -13,6 +13,7 @@ export async function beginRun(
 ): Promise<RunState> {
   const { options } = start;
   const target = await opening;
+  start.diagnostics.push(...(target.openDiagnostics ?? []));
   const rewriteCounts: RedactionCounts = {};
   const settled = await settleRedaction(
     target,
@@ -22,8 +23,10 @@ export async function beginRun(
   const job = settled.decision.job;
   if (settled.rewritten !== null)
     start.diagnostics.push(archiveRewrittenDiagnostic(settled.rewritten, rewriteCounts));
+  // The walk's file bound decides which sources exist, not how one is read.
+  const { captureInputFiles: _walkBound, ...readLimits } = options.limits;
   const readDigest = canonicalHash({
-    limits: options.limits,
+    limits: readLimits,
     prefer: options.preferredSource,
     includeCrossWorkspaceSources: options.includeCrossWorkspaceSources,
     // Omitted when off, so runs without redaction keep their earlier read digest; a new ruleset or

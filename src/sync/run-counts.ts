@@ -15,12 +15,16 @@ export function emptyCounts(): RunCounts {
   };
 }
 
+/**
+ * `sessionsAmbiguous` counts every session met as ambiguous, as the stored ambiguity rows do: a new
+ * one is inserted as an ambiguity row, an archived one is kept.
+ */
 export function tally(counts: RunCounts, results: readonly LoadResult[]): void {
-  for (const { action } of results) {
+  for (const { action, ambiguous } of results) {
+    if (ambiguous === true || action === 'keep-ambiguous') counts.sessionsAmbiguous++;
     if (action === 'insert') counts.sessionsInserted++;
     else if (action === 'replace') counts.sessionsReplaced++;
     else if (action === 'unchanged') counts.sessionsUnchanged++;
     else if (action === 'keep-complete') counts.sessionsKeptComplete++;
-    else counts.sessionsAmbiguous++;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Storage without hard links: when link() is refused (EXDEV across mounts, EPERM/ENOTSUP on SMB,
- * FAT or bucket mounts, EMLINK at the link limit), unchanged files are copied and flushed, and
- * every later run still publishes a state that verifies. The refusal is injected into node:fs.
+ * FAT or bucket mounts, EMLINK at the link limit), unchanged files are copied and flushed, the run
+ * says so once, and every later run publishes a state that verifies. node:fs injects the refusal.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ const A001 = '3f2a9c1e-0000-4000-8000-00000000a001';
 
 describe('a dataset on storage that refuses hard links', () => {
   for (const code of ['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK']) {
-    it(`link() failing with ${code}: runs copy the unchanged files and every state verifies`, async () => {
+    it(`link() failing with ${code}: runs copy the unchanged files, say so once, and every state verifies`, async () => {
       const sample = loadSample('parquet');
       const dir = sample.target.slice('parquet:'.length);
       const tmp = join(sample.root, 'tmp');
@@ -40,7 +40,14 @@ describe('a dataset on storage that refuses hard links', () => {
             tmp,
           );
           expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-          expect(JSON.parse(run.stdout).run.counts).toMatchObject({ sessionsReplaced: 1 });
+          const output = JSON.parse(run.stdout);
+          expect(output.run.counts).toMatchObject({ sessionsReplaced: 1 });
+          // Said once per run, however many files were copied.
+          expect(
+            (output.diagnostics as { code: string; details: unknown }[]).filter(
+              (d) => d.code === 'DATASET_LINKS_UNAVAILABLE',
+            ),
+          ).toEqual([expect.objectContaining({ severity: 'info', details: { errorCode: code } })]);
           const verify = await runEtlInProcess(['verify', '--json', '--target', sample.target], tmp);
           expect(verify.code).toBe(0);
         }

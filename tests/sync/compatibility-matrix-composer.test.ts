@@ -35,6 +35,7 @@ const CARRIERS = [
 describe.each(CARRIERS)('Compatibility Matrix v1, Composer cells, $name', ({ carrier, setup }) => {
   let warehouse: string;
   let diagnostics: Diag[];
+  let counts: Record<string, number>;
   const session = async (id: string) =>
     (await queryRows(warehouse, `select * from sessions where session_id = '${id}'`))[0]!;
   const instances = (id: string) =>
@@ -57,6 +58,16 @@ describe.each(CARRIERS)('Compatibility Matrix v1, Composer cells, $name', ({ car
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     diagnostics = JSON.parse(result.stdout).diagnostics;
+    counts = JSON.parse(result.stdout).run.counts;
+  });
+
+  it('run counts agree with the stored rows: sessionsAmbiguous is the ambiguity rows inserted', async () => {
+    const stored = await queryRows(
+      warehouse,
+      `select count(*)::INTEGER as n from sessions where resolution_state = 'ambiguous'`,
+    );
+    expect(stored[0]!.n).toBeGreaterThan(0);
+    expect(counts.sessionsAmbiguous).toBe(stored[0]!.n);
   });
 
   it('Composer global: complete Composer', async () => {

@@ -7,7 +7,7 @@ import {
   verifyWarehouse,
 } from '../../load/duckdb/verify-warehouse.js';
 import { assertCurrentSchema } from '../../load/duckdb/warehouse-version.js';
-import { withReadOnlyTarget } from '../../load/read-only-target.js';
+import { verifyTargetFiles, withReadOnlyTarget } from '../../load/read-only-target.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
 import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import type { Output } from '../output.js';
@@ -26,6 +26,7 @@ export async function verifyCommand(
   if (flags.sources) return (await import('./verify-sources.js')).verifySources(flags, output);
   const target = parseTargetSpec(flags.target);
   if (flags.secrets) return (await import('./verify-secrets.js')).verifySecrets(target, output);
+  await verifyTargetFiles(target);
   const spill = PrivateTempDir.create();
   let report: VerifyReport;
   try {

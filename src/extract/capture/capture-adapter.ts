@@ -50,8 +50,8 @@ export class CaptureAdapter implements SourceAdapter {
   /** Discovery position of each source: catalog runs concurrently, reports follow input order. */
   private readonly order = new Map<string, number>();
 
-  async discover(roots: SourceRoots): Promise<DiscoveredSource[]> {
-    const walked = walkInputs(roots.inputs);
+  async discover(roots: SourceRoots, ctx?: ReadContext): Promise<DiscoveredSource[]> {
+    const walked = walkInputs(roots.inputs, ctx?.limits.captureInputFiles);
     this.pending.push(...walked.diagnostics);
     const sources: DiscoveredSource[] = [];
     for (const locator of walked.files) {

@@ -1,6 +1,6 @@
 /**
  * Expands `--input` paths into capture files: files as given, directories walked in sorted order
- * within depth and entry bounds. Symlinks are never followed, special files never opened; skipped
+ * within a depth bound and a bound on the files admitted. Symlinks are never followed, special files never opened; skipped
  * entries become diagnostics, an unlistable folder a refused source.
  */
 import { type Dirent, lstatSync } from 'node:fs';
@@ -9,11 +9,11 @@ import { type DetailsArgs, type Diagnostic, diagnostic } from '../../shared/diag
 import type { Code } from '../../shared/diagnostic-catalogue.js';
 import { sourceKeyFor } from '../fs/source-identity.js';
 import { listUtf8Entries } from '../fs/utf8-entry-names.js';
+import { DEFAULT_READ_LIMITS } from '../limits/read-limits.js';
 import { rejectionDiagnostic } from './capture-rejection.js';
 import { CaptureInputNotAFile, nonFileType } from './input-not-a-file.js';
 
 export const WALK_MAX_DEPTH = 8;
-export const WALK_MAX_ENTRIES = 10_000;
 
 export interface WalkResult {
   files: string[];
@@ -24,21 +24,16 @@ function skipped<C extends Code>(code: C, message: string, path: string, ...[det
   return diagnostic<Code>(code, message, details, { sourceRef: sourceKeyFor('capture-file', path) });
 }
 
-export function walkInputs(inputs: readonly string[]): WalkResult {
-  const files: string[] = [];
+/** `maxFiles` bounds the capture files admitted (inclusive); folders and skipped entries do not count. */
+export function walkInputs(
+  inputs: readonly string[],
+  maxFiles: number = DEFAULT_READ_LIMITS.captureInputFiles,
+): WalkResult {
+  const files = new Set<string>();
   const diagnostics: Diagnostic[] = [];
-  let entries = 0;
+  let bounded = false;
   const visit = (path: string, depth: number): void => {
-    if (++entries > WALK_MAX_ENTRIES) {
-      if (entries === WALK_MAX_ENTRIES + 1)
-        diagnostics.push(
-          skipped('CAPTURE_WALK_LIMIT', 'Input walk stopped at its entry bound', path, {
-            bound: 'entries',
-            limit: WALK_MAX_ENTRIES,
-          }),
-        );
-      return;
-    }
+    if (bounded) return;
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (!stat) {
       diagnostics.push(skipped('CAPTURE_INPUT_MISSING', 'An input path does not exist', path));
@@ -49,7 +44,16 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
       return;
     }
     if (stat.isFile()) {
-      files.push(path);
+      if (files.size < maxFiles || files.has(path)) files.add(path);
+      else {
+        bounded = true;
+        diagnostics.push(
+          skipped('CAPTURE_WALK_LIMIT', 'Input walk stopped at its file bound', path, {
+            bound: 'files',
+            limit: maxFiles,
+          }),
+        );
+      }
       return;
     }
     const special = nonFileType(stat);
@@ -92,5 +96,5 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
     for (const child of children) visit(join(path, child.name), depth + 1);
   };
   for (const input of inputs) visit(input, 0);
-  return { files: [...new Set(files)], diagnostics };
+  return { files: [...files], diagnostics };
 }

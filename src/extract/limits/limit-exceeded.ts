@@ -4,7 +4,7 @@
  */
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
-import { LIMIT_SPECS, type LimitField, READ_LIMITS_POLICY } from './read-limits.js';
+import { LIMIT_SPECS, type LimitField, type LimitUnit, READ_LIMITS_POLICY } from './read-limits.js';
 
 export type LimitOutcome = 'partial' | 'fatal';
 
@@ -14,7 +14,7 @@ export type LimitExceededDetails = {
   bound: LimitField;
   limit: number;
   observedAtLeast: number;
-  unit: 'bytes' | 'records' | 'rows' | 'ratio';
+  unit: LimitUnit;
   outcome: LimitOutcome;
   retryableWithOverride: true;
   remedy: string;

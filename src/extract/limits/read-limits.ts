@@ -1,6 +1,6 @@
 /**
  * Source Read Limits v1 (`source-read-limits/v1`): the 13 inclusive bounds, their defaults, and the
- * validation every override passes before any source I/O.
+ * validation every override passes before any source I/O; plus the input walk's file bound.
  */
 import { UsageError } from '../../shared/errors.js';
 
@@ -10,7 +10,7 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const GiB = 1024 * MiB;
 
-export type LimitUnit = 'bytes' | 'records' | 'rows' | 'ratio';
+export type LimitUnit = 'bytes' | 'records' | 'rows' | 'ratio' | 'files';
 export type LimitSourceKind = 'jsonl' | 'sqlite' | 'zip';
 
 interface LimitSpec {
@@ -33,6 +33,8 @@ export const LIMIT_SPECS = {
   zipEntryBytes: { default: 8 * GiB, unit: 'bytes', sourceKind: 'zip' },
   zipAggregateBytes: { default: 16 * GiB, unit: 'bytes', sourceKind: 'zip' },
   zipCompressionRatio: { default: 200, unit: 'ratio', sourceKind: 'zip' },
+  /** Not a v1 bound: the capture files one run admits from walking its --input folders. */
+  captureInputFiles: { default: 10_000, unit: 'files', sourceKind: 'jsonl' },
 } as const satisfies Record<string, LimitSpec>;
 
 export type LimitField = keyof typeof LIMIT_SPECS;

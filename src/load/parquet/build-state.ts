@@ -1,9 +1,9 @@
 /**
  * Builds the next published state: touched partitions are rewritten with DuckDB's Parquet writer;
  * every other file is hard-linked from the previous state, or copied and flushed where the storage
- * refuses links.
+ * refuses links. `previous` holds only files checked against their digests when the run opened.
  */
-import { constants, copyFileSync, linkSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
@@ -30,7 +30,9 @@ import {
   type ManifestTable,
 } from './dataset-manifest.js';
 import { readFilesSql, stateFiles } from './dataset-reader.js';
+import { linkOrCopy } from './link-or-copy.js';
 import { copyOrderedPartition, measureStagedSessions, type PartitionLimits } from './ordered-partition.js';
+import { fileSha256 } from './state-integrity.js';
 
 export interface StateInput {
   layout: DatasetLayout;
@@ -46,33 +48,20 @@ export interface StateInput {
   redaction?: RedactionPolicy | null;
 }
 
-/** link() errors that mean the storage has no (more) hard links for this file: copy instead. */
-const LINK_REFUSALS = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK']);
-
 class StateWriter {
   readonly dir: string;
   constructor(private readonly input: StateInput) {
     this.dir = input.layout.stateDir(input.runId);
   }
 
-  /** How many unchanged files were copied because the storage refused a hard link. */
-  copied = 0;
-
-  link(file: ManifestFile): ManifestFile {
+  /** The previous state's file, checked when the run opened; a digest the manifest lacks is recorded now. */
+  async link(file: ManifestFile): Promise<ManifestFile> {
     const { layout, previous } = this.input;
     const target = join(this.dir, file.path);
     mkdirSync(dirname(target), { recursive: true, mode: outputModes().dir });
     const source = join(layout.stateDir(previous!.stateId), file.path);
-    try {
-      linkSync(source, target);
-    } catch (error) {
-      if (!LINK_REFUSALS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-      // Storage without hard links (SMB, FAT, bucket mounts, another device): an fsynced copy.
-      copyFileSync(source, target, constants.COPYFILE_EXCL);
-      fsyncPath(target);
-      this.copied += 1;
-    }
-    return file;
+    linkOrCopy(source, target);
+    return file.sha256 === undefined ? { ...file, sha256: await fileSha256(target) } : file;
   }
 
   /** A small table sorted whole, as the exports do. */
@@ -102,7 +91,7 @@ class StateWriter {
     mkdirSync(dirname(target), { recursive: true, mode: outputModes().dir });
     const rows = await copy(target);
     fsyncPath(target);
-    return { path, partition, rows, bytes: statSync(target).size };
+    return { path, partition, rows, bytes: statSync(target).size, sha256: await fileSha256(target) };
   }
 }
 
@@ -119,7 +108,7 @@ async function contentTable(writer: StateWriter, input: StateInput, table: AnyTa
       !input.touchedBuckets.has(bucket) &&
       input.previous!.schemaVersion === WAREHOUSE_SCHEMA_VERSION
     ) {
-      files.push(writer.link(old));
+      files.push(await writer.link(old));
       continue;
     }
     const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM staged_sessions WHERE bucket = ${sqlString(bucket)})`;
@@ -137,7 +126,8 @@ async function contentTable(writer: StateWriter, input: StateInput, table: AnyTa
 
 async function diagnostics(writer: StateWriter, input: StateInput): Promise<ManifestTable> {
   const table = diagnosticsTable as unknown as AnyTable;
-  const files = (input.previous?.tables[table.name]?.files ?? []).map((f) => writer.link(f));
+  const files: ManifestFile[] = [];
+  for (const file of input.previous?.tables[table.name]?.files ?? []) files.push(await writer.link(file));
   const staged = Number(
     (await input.staging.runAndReadAll('SELECT count(*) FROM diagnostics')).getRows()[0]?.[0],
   );

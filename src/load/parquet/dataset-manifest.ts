@@ -1,6 +1,6 @@
 /**
  * The manifest that makes a published state self-describing: its tables with their files (relative
- * paths, row counts, sizes, partition), the schema version and the run that published it.
+ * paths, row counts, sizes, sha256 digests, partition), the schema version and the run that published it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { IntegrityError } from '../../shared/errors.js';
@@ -16,6 +16,8 @@ export interface ManifestFile {
   partition: string | null;
   rows: number;
   bytes: number;
+  /** Hex SHA-256 of the file's bytes; absent only in manifests written before digests were recorded. */
+  sha256?: string;
 }
 
 export interface ManifestTable {

@@ -17,6 +17,7 @@ import { connectInUtc } from '../duckdb/utc-connection.js';
 import { createAnalystViews } from '../views/analyst-views.js';
 import { assertDatasetDirectory, DatasetLayout } from './dataset-layout.js';
 import { type DatasetManifest, readCurrentManifest } from './dataset-manifest.js';
+import { checkState, damagedStateError, explainReadFailure } from './state-integrity.js';
 
 type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
 export const DATASET_TABLES = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as AnyTable[];
@@ -66,13 +67,7 @@ export async function createStateViews(
   await createAnalystViews(connection);
 }
 
-/** The published state behind read-only views, in the sandbox: readable is its state directory only. */
-export async function openDatasetReadOnly(
-  root: string,
-  sandbox: Sandbox = {},
-): Promise<OpenedWarehouse & { manifest: DatasetManifest }> {
-  assertDatasetDirectory(root);
-  const layout = new DatasetLayout(root);
+export function readPublishedManifest(layout: DatasetLayout): DatasetManifest {
   const manifest = readCurrentManifest(layout);
   if (manifest === null) {
     throw new NotFoundError(
@@ -81,6 +76,20 @@ export async function openDatasetReadOnly(
       {},
     );
   }
+  return manifest;
+}
+
+/** The published state behind read-only views, in the sandbox: readable is its state directory only. */
+export async function openDatasetReadOnly(
+  root: string,
+  sandbox: Sandbox = {},
+): Promise<OpenedWarehouse & { manifest: DatasetManifest }> {
+  assertDatasetDirectory(root);
+  const layout = new DatasetLayout(root);
+  const manifest = readPublishedManifest(layout);
+  // Views read each file's footer: a missing or cut file fails here, typed, before any view.
+  const sizes = await checkState(layout, manifest, false);
+  if (sizes.damaged.length > 0) throw damagedStateError(sizes);
   const instance = await DuckDBInstance.create(':memory:', SANDBOX_INSTANCE_OPTIONS);
   const connection = await connectInUtc(instance);
   const close = (): void => {
@@ -97,7 +106,7 @@ export async function openDatasetReadOnly(
     );
   } catch (error) {
     close();
-    throw error;
+    throw await explainReadFailure(layout, manifest, error);
   }
   return { instance, connection, close, manifest };
 }

@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js';
-import type { Diagnostic } from '../../shared/diagnostic.js';
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../shared/process/run-lock.js';
@@ -37,6 +37,7 @@ import type {
 } from '../target.js';
 import { guardWrite } from '../write-failure.js';
 import { buildState } from './build-state.js';
+import { checkPublishedState } from './checked-state.js';
 import { collectStates } from './collect-states.js';
 import { assertDatasetDirectory, BUCKET_SQL, bucketOf, DatasetLayout } from './dataset-layout.js';
 import {
@@ -46,6 +47,7 @@ import {
   writeManifest,
 } from './dataset-manifest.js';
 import { DATASET_TABLES, readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
+import { linkRefusal } from './link-or-copy.js';
 import { seedStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -86,6 +88,8 @@ export class ParquetTarget implements WarehouseTarget {
     private staging: DuckDbTarget,
     private readonly reader: { instance: DuckDBInstance; connection: DuckDBConnection },
     private readonly releaseLock: () => void,
+    private readonly rebuildBuckets: ReadonlySet<string>,
+    readonly openDiagnostics: readonly Diagnostic[],
   ) {
     this.policy = parsePolicy(previous?.redaction);
   }
@@ -99,15 +103,44 @@ export class ParquetTarget implements WarehouseTarget {
     // The dataset's own lock keeps it single-writer even when opened outside `etl run`.
     const lock = await guardWrite('parquet', 'lock', () => acquireRunLock(layout.lockBase));
     const releaseLock = (): void => lock.release();
+    let reader: { instance: DuckDBInstance; connection: DuckDBConnection } | null = null;
     try {
-      const previous = readCurrentManifest(layout);
+      const instance = await DuckDBInstance.create(':memory:');
+      reader = { instance, connection: await connectInUtc(instance) };
+      const published = readCurrentManifest(layout);
+      const checked = await guardWrite('parquet', 'open', () =>
+        checkPublishedState(layout, published, reader!.connection),
+      );
+      const { previous } = checked;
       // Only the lock holder gets here, so anything left in staging is a dead writer's residue.
       rmSync(layout.stagingDir, { recursive: true, force: true });
       const { stagingDir, staging } = await openStaging(layout, previous);
-      const instance = await DuckDBInstance.create(':memory:');
-      const reader = { instance, connection: await connectInUtc(instance) };
-      return new ParquetTarget(layout, previous, stagingDir, staging, reader, releaseLock);
+      const diagnostics = [...checked.diagnostics];
+      const refusal =
+        previous === null ? null : linkRefusal(layout.manifestFile(previous.stateId), stagingDir);
+      if (refusal !== null) {
+        diagnostics.push(
+          diagnostic(
+            'DATASET_LINKS_UNAVAILABLE',
+            'The storage refuses hard links: this run copies the unchanged files',
+            { errorCode: refusal },
+            { severity: 'info' },
+          ),
+        );
+      }
+      return new ParquetTarget(
+        layout,
+        previous,
+        stagingDir,
+        staging,
+        reader,
+        releaseLock,
+        checked.rebuildBuckets,
+        diagnostics,
+      );
     } catch (error) {
+      reader?.connection.closeSync();
+      reader?.instance.closeSync();
       releaseLock();
       throw error;
     }
@@ -265,7 +298,7 @@ export class ParquetTarget implements WarehouseTarget {
         staging,
         previous: this.previous,
         runId,
-        touchedBuckets: new Set(touched.map((row) => String(row[0]))),
+        touchedBuckets: new Set([...touched.map((row) => String(row[0])), ...this.rebuildBuckets]),
         publishedAtMs: finishedAtMs,
         redaction: this.policy,
       });

@@ -3,6 +3,7 @@
  * between tool calls; with partial output only new deltas are appended. Complete only after a
  * terminal `result` success with `is_error` not true and no malformed line.
  */
+
 import type { CliStreamContribution, JsonObject } from '../../extract/capture/capture-contribution.js';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import type { SessionView, ViewToolCall } from '../session-view.js';
@@ -12,6 +13,7 @@ import { captureMessage, captureView, linkParents } from './capture-view.js';
 import { type CliToolFields, cliToolFields, interactionToolFields, toolStatus } from './cli-tool-call.js';
 import { interactionDelta, interactionPayload } from './interaction-update.js';
 import { captureReadDiagnostics } from './read-diagnostics.js';
+import { advanceToolStatus } from './tool-status-order.js';
 import { unknownFields } from './unknown-fields.js';
 
 interface Segment {
@@ -118,7 +120,7 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
     };
     if (!existing) segment.tools.push(call);
     if (callId !== null) calls.set(callId, call);
-    call.status = toolStatus(subtype, fields.outcome);
+    call.status = advanceToolStatus(existing?.status ?? null, toolStatus(subtype, fields.outcome));
     call.params = fields.args ?? call.params;
     call.result = fields.result ?? call.result;
     call.error = fields.error ?? call.error;

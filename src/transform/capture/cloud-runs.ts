@@ -8,6 +8,7 @@ import type { CloudRecord, JsonObject } from '../../extract/capture/capture-cont
 import { obj, str } from '../../extract/capture/json-values.js';
 import { durationMsOrNull } from '../../shared/time/read-instant.js';
 import { interactionDelta, interactionPayload } from './interaction-update.js';
+import { advanceToolStatus } from './tool-status-order.js';
 
 export interface CloudTool {
   callId: string;
@@ -177,7 +178,7 @@ function mergeTool(
   const tool: CloudTool = {
     callId,
     name: fields.name ?? prior?.name ?? 'unknown',
-    status: fields.status ?? prior?.status ?? 'unknown',
+    status: advanceToolStatus(prior?.status ?? null, fields.status ?? prior?.status ?? 'unknown'),
     args: fields.args ?? prior?.args ?? null,
     result: fields.result ?? prior?.result ?? null,
     truncated: fields.truncated ?? prior?.truncated ?? null,

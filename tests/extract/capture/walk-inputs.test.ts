@@ -7,6 +7,7 @@ import { exportChat } from '../../../fixtures/capture/markdown-captures.js';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
 import { CaptureInputNotAFile } from '../../../src/extract/capture/input-not-a-file.js';
 import { WALK_MAX_DEPTH, walkInputs } from '../../../src/extract/capture/walk-inputs.js';
+import { DEFAULT_READ_LIMITS } from '../../../src/extract/limits/read-limits.js';
 import { EXIT } from '../../../src/shared/errors.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
@@ -59,6 +60,35 @@ describe('walkInputs', () => {
     const result = walkInputs([root]);
     expect(result.files).toEqual([]);
     expect(result.diagnostics[0]?.code).toBe('CAPTURE_WALK_LIMIT');
+  });
+
+  // The bound counts capture files only: not the folder walked, not skipped entries.
+  it.each([
+    ['bound - 1', 9],
+    ['bound', 10],
+    ['bound + 1', 11],
+  ])('a folder of %s capture files admits min(files, bound) of them, in walk order', (_, count) => {
+    const bound = 10;
+    const root = tempDir();
+    mkdirSync(join(root, 'empty'));
+    symlinkSync(root, join(root, 'aa-link'));
+    const files = Array.from({ length: count }, (_, i) =>
+      writeCapture(root, `c${String(i).padStart(2, '0')}.ndjson`, completeBasic()),
+    );
+    const result = walkInputs([root], bound);
+    expect(result.files).toEqual(files.slice(0, bound));
+    expect(result.diagnostics.filter((d) => d.code === 'CAPTURE_WALK_LIMIT')).toEqual(
+      count > bound ? [expect.objectContaining({ details: { bound: 'files', limit: bound } })] : [],
+    );
+  });
+
+  it('admits exactly the default bound of 10,000 files from one folder', () => {
+    const root = tempDir();
+    for (let i = 0; i < DEFAULT_READ_LIMITS.captureInputFiles; i++)
+      writeFileSync(join(root, `${String(i).padStart(5, '0')}.ndjson`), '');
+    const result = walkInputs([root]);
+    expect(result.files.length).toBe(10_000);
+    expect(result.diagnostics).toEqual([]);
   });
 
   it('skips a FIFO met in a folder with a diagnostic, without opening it', () => {

@@ -24,8 +24,8 @@ function configError(work: () => unknown): UsageError {
 }
 
 describe('Source Read Limits v1 defaults', () => {
-  it('has all 13 fields with the contract defaults', () => {
-    expect(LIMIT_FIELDS).toHaveLength(13);
+  it('has all 13 fields with the contract defaults, plus the input walk file bound', () => {
+    expect(LIMIT_FIELDS).toHaveLength(14);
     expect(DEFAULT_READ_LIMITS).toEqual({
       jsonlRecordBytes: 64 * MiB,
       jsonlSourceBytes: 4 * GiB,
@@ -40,6 +40,7 @@ describe('Source Read Limits v1 defaults', () => {
       zipEntryBytes: 8 * GiB,
       zipAggregateBytes: 16 * GiB,
       zipCompressionRatio: 200,
+      captureInputFiles: 10_000,
     });
   });
 
