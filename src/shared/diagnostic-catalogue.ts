@@ -213,6 +213,13 @@ export const CATALOGUE = {
     remedy: 'None needed; the next capture of the finished stream completes the session.',
     details: none,
   },
+  CAPTURE_THINKING_UNTERMINATED: {
+    severity: ['info'],
+    exit: null,
+    meaning: 'A SpecStory thinking block opens but never closes; it was kept as message text.',
+    remedy: 'None needed; the message text holds the block as written.',
+    details: (z) => z.object({ blocks: z.number(), messages: z.number() }),
+  },
   CAPTURE_OUTSIDE_WORKSPACE: {
     severity: ['info'],
     exit: null,

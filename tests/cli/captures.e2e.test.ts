@@ -196,6 +196,32 @@ describe('etl run --input: every capture surface end to end', { timeout: 240_000
   });
 });
 
+describe('Cloud Agents v0 conversations load whatever their first bytes show', { timeout: 240_000 }, () => {
+  it('no messages yet, a long first message, a long agent summary: three partial sessions, none undetected', () => {
+    const w = workspace();
+    const dir = join(w.root, 'cloud');
+    writeCapture(dir, 'empty.json', cloud.v0Conversation({ agentId: 'bc_v0_empty', shape: 'empty' }));
+    writeCapture(dir, 'long.json', cloud.v0Conversation({ agentId: 'bc_v0_long', shape: 'long-first-text' }));
+    writeCapture(
+      dir,
+      'saved.json',
+      cloud.v0Conversation({ agentId: 'bc_v0_saved', shape: 'long-agent-summary' }),
+    );
+    const out = w.ok([dir]);
+    expect(out.diagnostics.map((d) => d.code)).not.toContain('CAPTURE_KIND_UNDETECTED');
+    expect(out.run.counts.sessionsInserted).toBe(3);
+    expect(
+      w.rows(
+        'select session_id, fidelity, resolved_source, message_count::int as n from sessions order by 1',
+      ),
+    ).toEqual([
+      { session_id: 'bc_v0_empty', fidelity: 'partial', resolved_source: 'cloud-agent', n: 0 },
+      { session_id: 'bc_v0_long', fidelity: 'partial', resolved_source: 'cloud-agent', n: 2 },
+      { session_id: 'bc_v0_saved', fidelity: 'partial', resolved_source: 'cloud-agent', n: 2 },
+    ]);
+  });
+});
+
 describe('provisional vs complete through the load rule', { timeout: 240_000 }, () => {
   it('CLI: a later longer complete capture replaces the provisional one; a provisional one never overwrites it', () => {
     const w = workspace();

@@ -17,6 +17,10 @@ export type CaptureSurface =
 
 /** A legacy v0 conversation message type (`user_message` / `assistant_message`) in the text. */
 const V0_MESSAGE_TYPE = /"type"\s*:\s*"(?:user|assistant)_message"/;
+/** A `messages` list that is empty or opens with a message object keyed like v0's `{id, type, text}`. */
+const V0_MESSAGES = /"messages"\s*:\s*\[\s*(?:\]|\{\s*"(?:id|type|text)"\s*:)/;
+/** A document opening with the saved `{agent: {id…}, conversation}` form. */
+const V0_WRAPPED_START = /^\s*\{\s*"agent"\s*:\s*\{\s*"id"\s*:/;
 
 const SNIFF_BYTES = 16 * 1024;
 /** How many leading bytes are inspected for the NULs of BOM-less UTF-16 text. */
@@ -40,7 +44,13 @@ function looksUtf16(bytes: Buffer): boolean {
   return pairs >= 2 && (even * 2 >= pairs || odd * 2 >= pairs);
 }
 
-function readPrefix(path: string): string {
+interface Prefix {
+  text: string;
+  /** The file goes on past the sniff window, so the window may end inside the first record. */
+  truncated: boolean;
+}
+
+function readPrefix(path: string): Prefix {
   const fd = openRegularFileSync(path);
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
@@ -48,18 +58,24 @@ function readPrefix(path: string): string {
     // Refused by name rather than as "not a capture": it is one, in an encoding never transcoded.
     if (looksUtf16(bytes)) throw new SourceEncodingInvalid('utf16', 'capture');
     // Lenient here on purpose: sniffing only classifies; the reader decodes strictly.
-    return bytes.toString('utf8').replace(/^\uFEFF/, '');
+    return { text: bytes.toString('utf8').replace(/^\uFEFF/, ''), truncated: bytes.length === SNIFF_BYTES };
   } finally {
     closeSync(fd);
   }
 }
 
-/** A JSON document (one line or pretty-printed) holding a v0 conversation `messages` list. */
-function isV0Conversation(prefix: string): boolean {
-  return /"messages"\s*:\s*\[/.test(prefix) && V0_MESSAGE_TYPE.test(prefix);
+/**
+ * A JSON document (one line or pretty-printed) holding a v0 conversation: a `messages` list with a
+ * v0 message type, or empty; when a long first message or agent summary fills the window, the
+ * list's shape or the saved form's opening decides.
+ */
+function isV0Conversation({ text, truncated }: Prefix): boolean {
+  const list = V0_MESSAGES.exec(text);
+  if (list !== null) return list[0].endsWith(']') || V0_MESSAGE_TYPE.test(text) || truncated;
+  return truncated && V0_WRAPPED_START.test(text);
 }
 
-function sniffJsonLine(line: string, prefix: string, extension: string): CaptureSurface | null {
+function sniffJsonLine(line: string, prefix: Prefix, extension: string): CaptureSurface | null {
   let record: unknown;
   try {
     record = JSON.parse(line);
@@ -74,7 +90,7 @@ function sniffJsonLine(line: string, prefix: string, extension: string): Capture
   if (typeof object.capture === 'string' && object.capture.startsWith('cursor-cloud-'))
     return 'cloud-capture';
   if (typeof object.type === 'string' && 'session_id' in object) return 'cli-stream';
-  return isV0Conversation(line) ? 'cloud-v0' : null;
+  return isV0Conversation({ text: line, truncated: false }) ? 'cloud-v0' : null;
 }
 
 function sniffMarkdown(lines: readonly string[]): CaptureSurface | null {
@@ -89,7 +105,7 @@ function sniffMarkdown(lines: readonly string[]): CaptureSurface | null {
 
 export function sniffSurface(path: string): CaptureSurface | null {
   const prefix = readPrefix(path);
-  const lines = prefix.split('\n').map((line) => line.replace(/\r$/, ''));
+  const lines = prefix.text.split('\n').map((line) => line.replace(/\r$/, ''));
   const first = lines.find((line) => line.trim().length > 0);
   if (first === undefined) return null;
   if (first.trimStart().startsWith('{'))

@@ -4,10 +4,26 @@
  * tool result or native ID is invented, and what was lost is listed in `extensions.capture.lost`.
  */
 import type { MarkdownExportContribution } from '../../extract/capture/capture-contribution.js';
+import type { MarkdownDocument } from '../../extract/capture/markdown/markdown-document.js';
+import type { SessionOccurrence } from '../../extract/source-adapter.js';
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import type { SessionView } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import { CaptureMessageIds } from './capture-message-id.js';
 import { captureMessage, captureView, linkParents } from './capture-view.js';
+
+function unterminatedThinking(doc: MarkdownDocument, occurrence: SessionOccurrence): Diagnostic[] {
+  const counts = doc.turns.map((turn) => turn.unterminatedThinking).filter((n) => n > 0);
+  if (counts.length === 0) return [];
+  return [
+    diagnostic(
+      'CAPTURE_THINKING_UNTERMINATED',
+      'A thinking block in the Markdown never closes; it was kept as message text',
+      { blocks: counts.reduce((a, b) => a + b, 0), messages: counts.length },
+      { sessionId: occurrence.sessionId, sourceRef: occurrence.occurrenceRef, severity: 'info' },
+    ),
+  ];
+}
 
 export function markdownExportView(contribution: MarkdownExportContribution): SessionView {
   const doc = contribution.data;
@@ -61,7 +77,7 @@ export function markdownExportView(contribution: MarkdownExportContribution): Se
     createdAt: doc.declaredAtMs === null ? null : { ms: doc.declaredAtMs, source: 'capture-metadata' },
     updatedAt: null,
     messages: linkParents(messages),
-    diagnostics: [],
+    diagnostics: unterminatedThinking(doc, contribution.occurrence),
     extensions: {
       capture: {
         surface: doc.surface,

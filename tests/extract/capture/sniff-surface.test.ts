@@ -28,6 +28,12 @@ describe('sniffSurface (content decides, the extension is only a hint)', () => {
     ['l.json', v0Conversation(), 'cloud-v0'],
     ['m.txt', v0Conversation({ wrapped: true }), 'cloud-v0'],
     ['n.json', '{"messages":[{"type":"note"}]}\n', null],
+    ['o.json', v0Conversation({ shape: 'empty' }), 'cloud-v0'],
+    ['p.json', v0Conversation({ shape: 'long-first-text' }), 'cloud-v0'],
+    ['q.json', v0Conversation({ shape: 'long-agent-summary' }), 'cloud-v0'],
+    ['r.json', `{"messages":[{"role":"user","content":"${'x'.repeat(20_000)}"}]}\n`, null],
+    ['s.json', `{"agent":{"name":"${'x'.repeat(20_000)}"}}\n`, null],
+    ['t.json', '{"messages":[{"id":"m1","type":"note","text":"x"}]}\n', null],
   ];
   for (const [name, content, expected] of cases)
     it(`${name} is ${expected ?? 'undetectable'}`, () => {

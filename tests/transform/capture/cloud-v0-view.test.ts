@@ -52,6 +52,21 @@ describe('Cloud Agents v0 conversation view', () => {
     });
   });
 
+  it('read whatever its first bytes show: no messages yet, a long first message written {text, type, id}, a long agent summary', async () => {
+    const empty = onlySession(await read(v0Conversation({ agentId: 'bc_empty', shape: 'empty' })));
+    expect(empty.session).toMatchObject({ session_id: 'bc_empty', fidelity: 'partial' });
+    expect(empty.messages).toEqual([]);
+    const long = onlySession(await read(v0Conversation({ agentId: 'bc_long', shape: 'long-first-text' })));
+    expect(long.messages.map((m) => [m.message_id, m.role, m.content.length > 20_000])).toEqual([
+      ['m1', 'user', true],
+      ['m2', 'assistant', false],
+    ]);
+    const summary = onlySession(await read(v0Conversation({ shape: 'long-agent-summary' }), 'agent.json'));
+    expect(summary.session).toMatchObject({ session_id: 'bc_ex1', title: 'Bump the version' });
+    expect(summary.messages.map((m) => m.message_id)).toEqual(['m1', 'm2']);
+    expect(extensions(summary).capture).toMatchObject({ format: 'wrapped' });
+  });
+
   it('a document naming two agents, or cut mid-write, is refused (fail closed)', async () => {
     const conflict = JSON.stringify({
       agent: { id: 'bc_a' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { specStoryV2 } from '../../../fixtures/capture/markdown-captures.js';
+import { specStoryThinking, specStoryV2 } from '../../../fixtures/capture/markdown-captures.js';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
 import { parseSpecStory } from '../../../src/extract/capture/markdown/specstory-parser.js';
 import { canonicalHash } from '../../../src/shared/json/canonical-json.js';
@@ -17,5 +17,27 @@ describe('Markdown export view', () => {
       `capture:v1:${canonicalHash({ surface: 'specstory', role: 'assistant', content: written })}:1`,
     );
     expect(s.messages[0]!.thinking).toBeNull();
+  });
+
+  it('every closed thinking block of a turn is its thinking; an unclosed one stays text with CAPTURE_THINKING_UNTERMINATED', async () => {
+    const read = await readCaptures([writeCapture(tempDir(), 'thinking.md', specStoryThinking())]);
+    const s = onlySession(read);
+    expect(s.messages.map((m) => [m.role, m.content, m.thinking])).toEqual([
+      ['user', 'rename the helper', null],
+      [
+        'assistant',
+        'Renaming it now. Done.',
+        'Find the helper first.\n\nUpdate the imports too.\n\nNothing else uses it.',
+      ],
+      ['user', 'thanks', null],
+      ['assistant', '<think>the export was cut here\nYou are welcome.', null],
+    ]);
+    expect(s.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'CAPTURE_THINKING_UNTERMINATED',
+        severity: 'info',
+        details: { blocks: 1, messages: 1 },
+      }),
+    ]);
   });
 });

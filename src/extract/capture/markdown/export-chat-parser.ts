@@ -52,6 +52,7 @@ export function parseExportChat(lines: readonly string[]): MarkdownDocument {
       section,
       text,
       thinking: null,
+      unterminatedThinking: 0,
       writtenText: text,
       annotation: null,
       stampedAtMs: null,

@@ -18,6 +18,8 @@ export interface MarkdownTurn {
   text: string;
   /** Thinking the file renders for this turn (SpecStory `<think>` blocks), split out of `text`. */
   thinking: string | null;
+  /** Thinking blocks that open but never close, left in `text` as written. */
+  unterminatedThinking: number;
   /**
    * The turn as written (thinking markup included): the capture message identity v1 input, so
    * splitting thinking out of `text` changes no message ID.

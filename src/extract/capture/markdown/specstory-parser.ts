@@ -94,7 +94,7 @@ export function parseSpecStory(lines: readonly string[]): MarkdownDocument {
     const split =
       current.role === 'assistant'
         ? splitThinking(current.body, current.fenced)
-        : { lines: current.body, thinking: null };
+        : { lines: current.body, thinking: null, unterminated: 0 };
     const text = trimBlock(split.lines, true);
     if (current.role === 'user' && text.length === 0) emptyUserTurns++;
     else
@@ -103,6 +103,7 @@ export function parseSpecStory(lines: readonly string[]): MarkdownDocument {
         section: turns.length,
         text,
         thinking: split.thinking,
+        unterminatedThinking: split.unterminated,
         writtenText: written,
         annotation: current.annotation,
         ...describeMarker(current.marker, current.annotation),

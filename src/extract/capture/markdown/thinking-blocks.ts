@@ -8,21 +8,28 @@
 export interface SplitTurn {
   lines: string[];
   thinking: string | null;
+  /** Blocks that open but never close: left as message text. */
+  unterminated: number;
 }
 
 const THOUGHT_SUMMARY = '<details><summary>Thought Process</summary>';
 
-/** The closing tag of a thinking block opening on this line, or null when none opens here. */
-function opensBlock(line: string): string | null {
-  const trimmed = line.trim();
-  if (trimmed.startsWith('<think>')) return '</think>';
-  if (trimmed.startsWith(THOUGHT_SUMMARY)) return '</details>';
-  return null;
+interface Opening {
+  at: number;
+  closing: string;
 }
 
-function blockText(lines: readonly string[]): string {
-  return lines
-    .join('\n')
+/** The first thinking block opening on this line from `from`, or null when none does. */
+function opening(line: string, from: number): Opening | null {
+  const think = line.indexOf('<think>', from);
+  const summary = line.indexOf(THOUGHT_SUMMARY, from);
+  if (think === -1 && summary === -1) return null;
+  if (summary === -1 || (think !== -1 && think < summary)) return { at: think, closing: '</think>' };
+  return { at: summary, closing: '</details>' };
+}
+
+function blockText(block: string): string {
+  return block
     .replace(/<\/?think>/g, '')
     .replace(THOUGHT_SUMMARY, '')
     .replace(/<\/details>\s*$/, '')
@@ -46,25 +53,56 @@ function dropEmptySteps(lines: readonly string[], fenced: readonly boolean[]): s
   return out;
 }
 
+/** Text around a block on its first and last lines stays message text, on one line. */
+function joinAround(before: string, after: string): string {
+  const head = before.trimEnd();
+  const tail = after.trimStart();
+  return head.length > 0 && tail.length > 0 ? `${head} ${tail}` : head + tail;
+}
+
 export function splitThinking(lines: readonly string[], fenced: readonly boolean[]): SplitTurn {
+  const rest = [...lines];
+  const restFenced = [...fenced];
   const kept: string[] = [];
   const keptFenced: boolean[] = [];
   const thinking: string[] = [];
+  let unterminated = 0;
   let i = 0;
-  while (i < lines.length) {
-    const closing = fenced[i] ? null : opensBlock(lines[i]!);
-    const end =
-      closing === null ? -1 : lines.findIndex((line, j) => j >= i && line.includes(closing, j === i ? 1 : 0));
-    if (end === -1) {
-      kept.push(lines[i]!);
-      keptFenced.push(fenced[i] ?? false);
-      i++;
+  let from = 0;
+  while (i < rest.length) {
+    const line = rest[i]!;
+    const open = restFenced[i] ? null : opening(line, from);
+    let endLine = -1;
+    let endAt = -1;
+    if (open !== null)
+      for (let j = i; j < rest.length && endLine === -1; j++) {
+        const found = rest[j]!.indexOf(open.closing, j === i ? open.at + 1 : 0);
+        if (found !== -1) [endLine, endAt] = [j, found + open.closing.length];
+      }
+    if (open !== null && endLine !== -1) {
+      const block =
+        endLine === i
+          ? line.slice(open.at, endAt)
+          : [line.slice(open.at), ...rest.slice(i + 1, endLine), rest[endLine]!.slice(0, endAt)].join('\n');
+      const text = blockText(block);
+      if (text.length > 0) thinking.push(text);
+      const around = joinAround(line.slice(0, open.at), rest[endLine]!.slice(endAt));
+      rest.splice(i, endLine - i + 1, around);
+      restFenced.splice(i, endLine - i + 1, false);
+      from = line.slice(0, open.at).trimEnd().length;
+      if (around.trim().length === 0) {
+        rest.splice(i, 1);
+        restFenced.splice(i, 1);
+        from = 0;
+      }
       continue;
     }
-    const text = blockText(lines.slice(i, end + 1));
-    if (text.length > 0) thinking.push(text);
-    i = end + 1;
+    if (open !== null) unterminated++;
+    kept.push(line);
+    keptFenced.push(restFenced[i] ?? false);
+    i++;
+    from = 0;
   }
-  if (thinking.length === 0) return { lines: [...lines], thinking: null };
-  return { lines: dropEmptySteps(kept, keptFenced), thinking: thinking.join('\n\n') };
+  if (thinking.length === 0) return { lines: [...lines], thinking: null, unterminated };
+  return { lines: dropEmptySteps(kept, keptFenced), thinking: thinking.join('\n\n'), unterminated };
 }

@@ -99,7 +99,35 @@ describe('SpecStory parser, all four generations', () => {
     expect(v1.thinking).toBeNull();
     expect(v1.text).toContain('<think>quoted thinking markup inside code stays text</think>');
     const unclosed = parse(withAssistantTurn(['<think>never closed', 'reply'])).turns[1]!;
-    expect(unclosed).toMatchObject({ thinking: null, text: '<think>never closed\nreply' });
+    expect(unclosed).toMatchObject({
+      thinking: null,
+      text: '<think>never closed\nreply',
+      unterminatedThinking: 1,
+    });
+  });
+
+  it('several blocks, inline blocks and text around them: every block is thinking, the text around stays text', () => {
+    const turn = (lines: string[]) => parse(withAssistantTurn(lines)).turns[1]!;
+    expect(
+      turn(['<think>First.</think>', '', 'Reply one.', '', '<think>', 'Second.', '</think>', 'Reply two.']),
+    ).toMatchObject({
+      thinking: 'First.\n\nSecond.',
+      text: 'Reply one.\n\nReply two.',
+    });
+    expect(turn(['Sure. <think>Check it.</think> Done, <think>twice</think>and again.'])).toMatchObject({
+      thinking: 'Check it.\n\ntwice',
+      text: 'Sure. Done, and again.',
+    });
+    expect(turn(['Before <think>spans', 'two lines</think> after.', 'Next line.'])).toMatchObject({
+      thinking: 'spans\ntwo lines',
+      text: 'Before after.\nNext line.',
+    });
+    expect(
+      turn(['<think><details><summary>Thought Process</summary>Plan.</details></think>Acting now.']),
+    ).toMatchObject({ thinking: 'Plan.', text: 'Acting now.' });
+    const partly = parse(withAssistantTurn(['<think>closed</think> kept', '<think>never closed', 'reply']));
+    expect(partly.turns[1]).toMatchObject({ thinking: 'closed', text: 'kept\n<think>never closed\nreply' });
+    expect(partly.turns[1]!.unterminatedThinking).toBe(1);
   });
 
   it('a bare `<details><summary>Thought Process</summary>` block is thinking too', () => {
