@@ -56,7 +56,7 @@ export const CATALOGUE = {
     severity: ['warning'],
     exit: null,
     meaning:
-      'agentKv blobs of the session do not hash to the SHA-256 their key names; they are kept as evidence and counted, their facts not trusted.',
+      'agentKv blobs of the session do not hash to the SHA-256 their key names; their facts are not trusted.',
     remedy: 'None; the rest of the session is loaded. A changed or damaged global DB is the usual cause.',
     details: (z) => z.object({ count: z.number() }),
   },
@@ -72,7 +72,7 @@ export const CATALOGUE = {
     severity: ['info'],
     exit: null,
     meaning:
-      'agentKv message blobs were linked to no session read in this run (no conversationState or bubble request ID names them); they are counted, never attached by guess.',
+      'agentKv message blobs that no session read in this run links to; counted, never attached by guess.',
     remedy: 'None; background runs and deleted chats leave such blobs behind.',
     details: (z) => z.object({ count: z.number(), jsonBlobs: z.number() }),
   },
@@ -80,7 +80,7 @@ export const CATALOGUE = {
     severity: ['warning'],
     exit: null,
     meaning:
-      'Links from the session to its agentKv blobs could not be followed: an unreadable conversationState, or named blobs that are missing or changed during the read.',
+      'Links to agentKv blobs could not be followed: an unreadable conversationState, or named blobs missing or changed.',
     remedy: 'None; the session is loaded from its bubbles and the blobs that were read.',
     details: (z) =>
       z.object({
@@ -297,7 +297,7 @@ export const CATALOGUE = {
     meaning:
       'Walking the --input folders stopped at its file bound (capture files admitted) or its depth bound.',
     remedy:
-      'Point --input at the folders that hold the captures, or raise the file bound for one run: --source-limit captureInputFiles=<larger value>.',
+      'Point --input at the capture folders, or raise the bound for one run: --source-limit captureInputFiles=<n>.',
     details: (z) => z.object({ bound: z.enum(['files', 'depth']), limit: z.number() }),
   },
   COMPOSER_BUBBLE_CORRUPTED: {
@@ -348,7 +348,7 @@ export const CATALOGUE = {
     meaning:
       'A data file of the published Parquet state is missing or differs from the size and sha256 its manifest records.',
     remedy:
-      'Run etl run: it rebuilds the damaged partitions from the Cursor data; sessions the sources no longer hold come back only from a backup.',
+      'Run etl run: it rebuilds damaged partitions from the sources; sessions they no longer hold need a backup.',
     details: (z) =>
       z.object({
         filesChecked: z.number(),
@@ -366,9 +366,9 @@ export const CATALOGUE = {
     severity: ['warning'],
     exit: null,
     meaning:
-      'A damaged data file of the published Parquet state was not carried into the new state: its partition was rebuilt from the sources (content), started empty (ledger) or left out (diagnostics).',
+      'A damaged data file was left out of the new Parquet state; its partition was rebuilt, started empty or left out.',
     remedy:
-      'None needed for sessions the sources still hold; details.sessionsNotInSources sessions come back only from a backup of the dataset.',
+      'None for sessions the sources still hold; details.sessionsNotInSources sessions need a backup of the dataset.',
     details: (z) =>
       z.object({
         table: z.string(),
