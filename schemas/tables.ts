@@ -153,7 +153,10 @@ export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, 
   message_id: column('text', 'Owning message.'),
   tool_ordinal: column('int', 'Zero-based index of the call within its message (frozen Composer order).'),
   archive_key: column('text', 'Downstream key `<message archive_key>:tc:<tool_ordinal>`.'),
-  tool_id: column('text', 'Native tool-call ID, else `tool:v1:<message_id>:<canonical-input-hash>:<n>`.'),
+  tool_id: column(
+    'text',
+    'Stable tool ID: a capture call ID (CLI, Cloud) as stored, else `tool:v1:<message ID>:<canonical-input-hash>:<n>`; a Store call always gets `tool:v1` under its Store-side message ID (docs/compatibility-matrix.md).',
+  ),
   tool_id_origin: oneOf(['source-native', 'tool-v1'], 'Which rule produced `tool_id`.'),
   name: column('text', 'Tool name as stored by the source.'),
   status: column('text', 'Tool status (`completed`, `error`, `cancelled`, …).'),
@@ -165,6 +168,10 @@ export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, 
   extensions: nullable(
     'json',
     'Unknown or source-specific fields preserved as JSON. `agentKv`: the agentKv args, result, `isError`, `rawErrorMessages` and `output` (e.g. exit code) of the call with the same `toolCallId`.',
+  ),
+  native_call_id: nullable(
+    'text',
+    "The call ID the source stored, when it has one: Store `toolCallId`/`tool_call_id`/`tool_use` `id`, Composer `toolFormerData.toolCallId`, CLI `call_id`, Cloud `callId`. Data only: it joins a call to its result, it is not the tool's identity.",
   ),
 });
 

@@ -88,6 +88,10 @@ const MIGRATIONS: Record<number, readonly string[]> = {
       ['etl_runs', 'started_at'],
       ['etl_runs', 'finished_at'],
     ].map(([table, column]) => instantColumn(table!, column!)),
+    'ALTER TABLE tool_calls ADD COLUMN IF NOT EXISTS native_call_id VARCHAR',
+    // Store tool IDs and compact session IDs changed: every source is read once more, even by
+    // `--since-last`, and sessions whose rows differ are replaced by digest.
+    "UPDATE etl_sources SET options_digest = 'identity-v3-pending'",
   ],
 };
 
