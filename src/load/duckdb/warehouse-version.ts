@@ -58,7 +58,9 @@ export async function assertCurrentSchema(connection: DuckDBConnection): Promise
     throw new UsageError('WAREHOUSE_MIGRATION_REQUIRED', 'The warehouse uses an older schema version', {
       warehouseVersion: version,
       supportedVersion: WAREHOUSE_SCHEMA_VERSION,
-      remedy: 'Run `etl run` once with this version (it migrates the warehouse in place), then retry.',
+      remedy:
+        'Run `etl run` once with this version (it migrates the warehouse in place), then retry. ' +
+        'Stored identities converge in that run: sessions with changed tool IDs or a re-dashed compact Store session ID are replaced once, nothing else is rewritten.',
     });
   }
 }
