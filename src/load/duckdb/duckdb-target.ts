@@ -190,7 +190,8 @@ export class DuckDbTarget implements WarehouseTarget {
         faultPoint('batch-ledger-written');
         if (ledger.final) {
           ledger.final.outcome.markedAbsent = await this.ledger.writeFinal(ledger.runId, ledger.final);
-          await this.retireUndashedCompactSessions();
+          // A Parquet staging warehouse holds only this run's content rows: nothing to judge there.
+          if (this.reportedAs === 'duckdb') await this.retireUndashedCompactSessions();
           faultPoint('final-ledger-written');
         }
       }
