@@ -92,7 +92,9 @@ const store = view(
       ],
     }),
     msg('store:v1:db:side:1', 'assistant', 'sidechain', { isSidechain: true, onActiveBranch: false }),
-    msg('c3', 'assistant', 'Store middle whose id collides'),
+    msg('c3', 'assistant', 'Store middle whose id collides', {
+      toolCalls: [tool('Shell', { command: 'ls' }, { toolId: 'tool:v1:c3:h:1', nativeCallId: 'call_9' })],
+    }),
     msg('store:v1:db:s3:1', 'assistant', 'Answer'),
     msg('store:v1:db:s4:1', 'user', 'Store-only end'),
   ],
@@ -125,6 +127,11 @@ describe('Composer/Store merge', () => {
       // The appended call keeps the ID allocated under its Store-side message before the merge.
       ['tool:v1:store:v1:db:s2:1:g:1', 'Grep', null, 'toolu_2'],
     ]);
+  });
+
+  it('a Store-only message renamed by a collision keeps the tool IDs allocated under its Store-side ID', () => {
+    const renamed = merged.messages.find((m) => m.messageId === 'c3:collision:1')!;
+    expect(renamed.toolCalls.map((t) => t.toolId)).toEqual(['tool:v1:c3:h:1']);
   });
 
   it('pairs a Composer call with the Store call of equal name and equal native call ID first', () => {
