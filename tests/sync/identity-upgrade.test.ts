@@ -70,6 +70,8 @@ function oldBuildRows(): string[] {
     `UPDATE tool_calls SET tool_id = native_call_id, tool_id_origin = 'source-native'
       WHERE tool_id LIKE 'tool:v1:store:v1:db:%'`,
     'ALTER TABLE tool_calls DROP COLUMN native_call_id',
+    // Version 2 had no membership content digests.
+    'ALTER TABLE etl_session_sources DROP COLUMN content_fingerprint',
     // The compact directory's session was stored under the undashed name.
     ...TABLES_BY_SESSION.map(
       (table) => `UPDATE ${table} SET session_id = '${IDS.compactDir}' WHERE session_id = '${IDS.compact}'`,

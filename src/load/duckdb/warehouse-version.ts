@@ -3,7 +3,10 @@
  * migrate older warehouses explicitly and idempotently (each step can be re-run safely).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { sessionSourcesTable } from '../../../schemas/ledger-tables.js';
+import { createTableSql } from '../../../schemas/table-definition.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
+import type { AnyTable } from '../export/export-tables.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
 export const WAREHOUSE_SCHEMA_VERSION = 3;
@@ -82,7 +85,13 @@ const MIGRATIONS: Record<number, readonly string[]> = {
   // digests (NULL: re-read when checked), view digests without provenance (recomputed below), and
   // times typed as instants (the stored naive values were always UTC).
   2: [
-    'ALTER TABLE etl_session_sources ADD COLUMN IF NOT EXISTS content_fingerprint VARCHAR',
+    // Rebuilt, not altered: rows are appended by column position, and an added column would come
+    // after `last_seen_run`.
+    'ALTER TABLE etl_session_sources RENAME TO etl_session_sources_v2',
+    createTableSql(sessionSourcesTable as unknown as AnyTable),
+    `INSERT INTO etl_session_sources (session_id, source_key, occurrence_ref, session_fingerprint, last_seen_run)
+      SELECT session_id, source_key, occurrence_ref, session_fingerprint, last_seen_run FROM etl_session_sources_v2`,
+    'DROP TABLE etl_session_sources_v2',
     ...[
       ['sessions', 'created_at'],
       ['sessions', 'updated_at'],
