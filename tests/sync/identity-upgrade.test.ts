@@ -1,8 +1,7 @@
 /**
- * Upgrading a warehouse whose rows an older build wrote (Store calls keyed by the Store's call ID,
- * a compact Store session under its undashed directory name, schema version 2): the next run, even
- * `--since-last`, converges on what a fresh load holds, replacing only the affected sessions once
- * and leaving no old identity behind.
+ * A schema version 2 warehouse with the old build's identities (Store calls keyed by their call ID,
+ * an undashed compact session): the next run, even `--since-last`, converges on a fresh load,
+ * replaces only the affected sessions once and leaves no old identity behind.
  */
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';

@@ -82,8 +82,9 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS owner_pid INTEGER',
   ],
   // v2 → v3: an `etl_meta` redaction policy (older builds must refuse it), membership content
-  // digests (NULL: re-read when checked), view digests without provenance (recomputed below), and
-  // times typed as instants (the stored naive values were always UTC).
+  // digests (NULL: re-read when checked), view digests without provenance (recomputed below),
+  // times typed as instants (the stored naive values were always UTC), and the source's own
+  // tool-call ID.
   2: [
     // Rebuilt, not altered: rows are appended by column position, and an added column would come
     // after `last_seen_run`.

@@ -1,8 +1,7 @@
 /**
  * Tool calls of a matched Composer/Store pair: Composer calls keep slots, order and IDs and are
  * enriched; Store calls pair by name and equal native call ID, then equal params, then params
- * missing on a side; unmatched Store calls append in Store order with the tool ID allocated under
- * their Store-side message ID before the merge.
+ * missing on a side; unmatched Store calls append in Store order, keeping their Store-side IDs.
  */
 import { canonicalJson } from '../../shared/json/canonical-json.js';
 import type { ViewToolCall } from '../session-view.js';
