@@ -174,7 +174,7 @@ export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, 
   ),
   native_call_id: nullable(
     'text',
-    "The call ID the source stored, when it has one: Store `toolCallId`/`tool_call_id`/`tool_use` `id`, Composer `toolFormerData.toolCallId`, CLI `call_id`, Cloud `callId`. Data only: it joins a call to its result, it is not the tool's identity.",
+    "The call ID the source stored, when it has one: Store `toolCallId`/`tool_call_id`/`tool_use` `id`, Composer `toolFormerData.toolCallId`, CLI `call_id`, Cloud `callId`, agentKv `toolCallId`. Data only: it joins a call to its result, it is not the tool's identity.",
   ),
 });
 
