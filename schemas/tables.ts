@@ -67,7 +67,10 @@ export const INSTANCE_STATES = [
 export const CARRIERS = ['live', 'custom', 'backup', 'capture'] as const;
 
 export const sessionsTable = defineTable('sessions', 'One row per logical Cursor session (conversation).', {
-  session_id: column('text', 'Native Cursor session ID, byte-exact and case-sensitive.'),
+  session_id: column(
+    'text',
+    'Native Cursor session ID, byte-exact and case-sensitive. A compact Store directory `chats/<32 hex>/` names the session of those characters re-dashed 8-4-4-4-12, letters as spelled.',
+  ),
   archive_key: column('text', 'Downstream key `cursor:<session_id>`.'),
   title: nullable('text', 'Session title from the source metadata; NULL when the source has none.'),
   workspace_path: nullable(
@@ -153,7 +156,10 @@ export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, 
   message_id: column('text', 'Owning message.'),
   tool_ordinal: column('int', 'Zero-based index of the call within its message (frozen Composer order).'),
   archive_key: column('text', 'Downstream key `<message archive_key>:tc:<tool_ordinal>`.'),
-  tool_id: column('text', 'Native tool-call ID, else `tool:v1:<message_id>:<canonical-input-hash>:<n>`.'),
+  tool_id: column(
+    'text',
+    'Stable tool ID. Store calls (store.db, transcripts): always `tool:v1:<Store-side message ID before the merge>:<sha256 of canonical {name, params}>:<n>`, kept when the merge appends the call to a Composer message; a matched Store call keeps the Composer ID. Composer calls: `tool:v1:<message_id>:<sha256 of canonical {name, params}>:<n>`. CLI/Cloud captures: their `call_id` as stored (`source-native`), else `tool:v1`. `<n>` counts equal inputs within the message (docs/compatibility-matrix.md).',
+  ),
   tool_id_origin: oneOf(['source-native', 'tool-v1'], 'Which rule produced `tool_id`.'),
   name: column('text', 'Tool name as stored by the source.'),
   status: column('text', 'Tool status (`completed`, `error`, `cancelled`, …).'),
@@ -165,6 +171,10 @@ export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, 
   extensions: nullable(
     'json',
     'Unknown or source-specific fields preserved as JSON. `agentKv`: the agentKv args, result, `isError`, `rawErrorMessages` and `output` (e.g. exit code) of the call with the same `toolCallId`.',
+  ),
+  native_call_id: nullable(
+    'text',
+    "The call ID the source stored, when it has one: Store `toolCallId`/`tool_call_id`/`tool_use` `id`, Composer `toolFormerData.toolCallId`, CLI `call_id`, Cloud `callId`, agentKv `toolCallId`. Data only: it joins a call to its result, it is not the tool's identity.",
   ),
 });
 

@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS tool_calls (
   error VARCHAR,
   files JSON NOT NULL,
   user_decision VARCHAR,
-  extensions JSON
+  extensions JSON,
+  native_call_id VARCHAR
 );
 
 CREATE TABLE IF NOT EXISTS source_instances (

@@ -804,7 +804,8 @@ export const CATALOGUE = {
     severity: [],
     exit: 'usage',
     meaning: 'A read-only command met a warehouse of an older schema version.',
-    remedy: 'Run etl run once with this version (it migrates the warehouse in place), then retry.',
+    remedy:
+      'Run etl run once with this version (it migrates the warehouse in place), then retry. Stored identities converge in that run: sessions whose tool IDs or compact Store session ID changed are replaced once, nothing else is rewritten.',
     details: warehouseVersions,
   },
   WAREHOUSE_NOT_FOUND: {

@@ -77,6 +77,7 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
         files: jsonColumn(call.files),
         user_decision: call.userDecision,
         extensions: jsonOrNull(call.extensions),
+        native_call_id: call.nativeCallId,
       });
     });
   });

@@ -26,6 +26,8 @@ export interface ViewToolCall {
   /** Final tool identity (native or `tool:v1:…`). */
   toolId: string;
   toolIdOrigin: 'source-native' | 'tool-v1';
+  /** The call ID the source stored (Store `toolCallId`, Composer `toolFormerData.toolCallId`, capture `call_id`). */
+  nativeCallId: string | null;
   name: string;
   status: string;
   params: unknown;

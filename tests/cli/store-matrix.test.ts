@@ -57,6 +57,8 @@ function load(args: string[], target: string, env: Record<string, string> = {}):
 
 /** JSON columns arrive parsed from `to_json`; tolerate text too. */
 const jsonValue = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
+/** The compact directory's session: its name re-dashed 8-4-4-4-12. */
+const COMPACT_SESSION = '50000000-0000-4000-8000-00000000000b';
 const messagesOf = (w: Warehouse, id: string) => w.messages.filter((m) => m.session_id === id);
 const instancesOf = (w: Warehouse, id: string) =>
   w.instances
@@ -132,10 +134,12 @@ describe.each(CARRIERS)('Compatibility Matrix v1 Store cells ($name)', (carrier)
     expect(messages.every((m) => m.timestamp_source === 'session-fallback')).toBe(true);
     expect(messages[1]!.thinking).toBe('Find the router.');
     const tools = w.tools.filter((t) => t.session_id === IDS.db);
-    expect(tools.map((t) => [t.tool_id, t.name, t.result])).toEqual([
-      ['toolu_01', 'Read', 'export const app = 1;'],
-      ['c1', 'Calc', '4'],
+    // Tool identity v1 under the Store message ID; the Store call ID only joins the result.
+    expect(tools.map((t) => [t.tool_id_origin, t.native_call_id, t.name, t.result])).toEqual([
+      ['tool-v1', 'toolu_01', 'Read', 'export const app = 1;'],
+      ['tool-v1', 'c1', 'Calc', '4'],
     ]);
+    expect(tools.every((t) => String(t.tool_id).startsWith(`tool:v1:${t.message_id}:`))).toBe(true);
     expect(w.dump).not.toContain('abandoned branch');
   });
 
@@ -327,7 +331,7 @@ describe.each(CARRIERS)('Compatibility Matrix v1 Store cells ($name)', (carrier)
       name: 'Shell',
       params: { command: 'npm run build' },
     });
-    expect(w.sessions.get(IDS.compact)).toMatchObject({ resolved_source: 'store-db', message_count: 2 });
+    expect(w.sessions.get(COMPACT_SESSION)).toMatchObject({ resolved_source: 'store-db', message_count: 2 });
   });
 
   it(`never outputs blobEncryptionKey or any meta secret — ${carrier.name}`, () => {

@@ -48,6 +48,18 @@ const HEX32 = /^[0-9a-fA-F]{32}$/;
 const EPOCH_BUCKET = /^\d{13}$/;
 
 /**
+ * The session a compact `chats/<32 hex>/` directory names: its UUID re-dashed 8-4-4-4-12 with the
+ * letters as spelled (session IDs are byte-exact), so it joins its transcript and Composer
+ * counterpart; null for any other name.
+ */
+export function compactSessionId(name: string): string | null {
+  if (!HEX32.test(name)) return null;
+  return [name.slice(0, 8), name.slice(8, 12), name.slice(12, 16), name.slice(16, 20), name.slice(20)].join(
+    '-',
+  );
+}
+
+/**
  * An absent path lists as empty; a directory that exists but cannot be listed is recorded, and so is
  * an entry whose name is not UTF-8 (a session ID or project name that cannot be decoded exactly).
  */
@@ -113,8 +125,9 @@ function inventoryChats(root: string, walk: Walk, out: SessionDirEntry[]): void 
     if (!bucket.isDirectory()) continue;
     const bucketDir = join(root, 'chats', bucket.name);
     const inside = list(bucketDir, walk);
-    if (HEX32.test(bucket.name) && hasFile(inside, 'store.db')) {
-      const entry = sessionDir(bucket.name, bucketDir, 'compact', walk);
+    const compactId = compactSessionId(bucket.name);
+    if (compactId !== null && hasFile(inside, 'store.db')) {
+      const entry = sessionDir(compactId, bucketDir, 'compact', walk);
       if (entry) out.push(entry);
       continue;
     }

@@ -3,7 +3,10 @@
  * migrate older warehouses explicitly and idempotently (each step can be re-run safely).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { sessionSourcesTable } from '../../../schemas/ledger-tables.js';
+import { createTableSql } from '../../../schemas/table-definition.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
+import type { AnyTable } from '../export/export-tables.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
 export const WAREHOUSE_SCHEMA_VERSION = 3;
@@ -58,7 +61,9 @@ export async function assertCurrentSchema(connection: DuckDBConnection): Promise
     throw new UsageError('WAREHOUSE_MIGRATION_REQUIRED', 'The warehouse uses an older schema version', {
       warehouseVersion: version,
       supportedVersion: WAREHOUSE_SCHEMA_VERSION,
-      remedy: 'Run `etl run` once with this version (it migrates the warehouse in place), then retry.',
+      remedy:
+        'Run `etl run` once with this version (it migrates the warehouse in place), then retry. ' +
+        'Stored identities converge in that run: sessions with changed tool IDs or a re-dashed compact Store session ID are replaced once, nothing else is rewritten.',
     });
   }
 }
@@ -77,10 +82,17 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS owner_pid INTEGER',
   ],
   // v2 → v3: an `etl_meta` redaction policy (older builds must refuse it), membership content
-  // digests (NULL: re-read when checked), view digests without provenance (recomputed below), and
-  // times typed as instants (the stored naive values were always UTC).
+  // digests (NULL: re-read when checked), view digests without provenance (recomputed below),
+  // times typed as instants (the stored naive values were always UTC), and the source's own
+  // tool-call ID.
   2: [
-    'ALTER TABLE etl_session_sources ADD COLUMN IF NOT EXISTS content_fingerprint VARCHAR',
+    // Rebuilt, not altered: rows are appended by column position, and an added column would come
+    // after `last_seen_run`.
+    'ALTER TABLE etl_session_sources RENAME TO etl_session_sources_v2',
+    createTableSql(sessionSourcesTable as unknown as AnyTable),
+    `INSERT INTO etl_session_sources (session_id, source_key, occurrence_ref, session_fingerprint, last_seen_run)
+      SELECT session_id, source_key, occurrence_ref, session_fingerprint, last_seen_run FROM etl_session_sources_v2`,
+    'DROP TABLE etl_session_sources_v2',
     ...[
       ['sessions', 'created_at'],
       ['sessions', 'updated_at'],
@@ -88,6 +100,10 @@ const MIGRATIONS: Record<number, readonly string[]> = {
       ['etl_runs', 'started_at'],
       ['etl_runs', 'finished_at'],
     ].map(([table, column]) => instantColumn(table!, column!)),
+    'ALTER TABLE tool_calls ADD COLUMN IF NOT EXISTS native_call_id VARCHAR',
+    // Store tool IDs and compact session IDs changed: every source is read once more, even by
+    // `--since-last`, and sessions whose rows differ are replaced by digest.
+    "UPDATE etl_sources SET options_digest = 'identity-v3-pending'",
   ],
 };
 

@@ -19,6 +19,7 @@ function viewToolCall(call: RequestToolCall, tools: ToolIdentityAllocator): View
   return {
     toolId: call.toolCallId ?? tools.next({ name, params: call.args }),
     toolIdOrigin: call.toolCallId === null ? 'tool-v1' : 'source-native',
+    nativeCallId: call.toolCallId,
     name,
     status: call.result === null && call.output === null ? 'unknown' : failed ? 'error' : 'completed',
     params: call.args,

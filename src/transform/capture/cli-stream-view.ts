@@ -109,6 +109,7 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
     const call: ViewToolCall = existing ?? {
       toolId: callId ?? '',
       toolIdOrigin: callId === null ? 'tool-v1' : 'source-native',
+      nativeCallId: callId,
       name: fields.name,
       status: 'started',
       params: null,

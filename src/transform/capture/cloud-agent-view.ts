@@ -34,6 +34,7 @@ function toolCalls(run: CloudRun): ViewToolCall[] {
   return [...run.tools.values()].map((tool) => ({
     toolId: tool.callId,
     toolIdOrigin: 'source-native',
+    nativeCallId: tool.nativeId,
     name: tool.name,
     status: tool.status,
     params: tool.args ?? null,

@@ -12,6 +12,8 @@ import { advanceToolStatus } from './tool-status-order.js';
 
 export interface CloudTool {
   callId: string;
+  /** The `callId` the events carried; null when the call was keyed by its position. */
+  nativeId: string | null;
   name: string;
   status: string;
   args: unknown;
@@ -177,6 +179,7 @@ function mergeTool(
   const prior = run.tools.get(callId);
   const tool: CloudTool = {
     callId,
+    nativeId: id,
     name: fields.name ?? prior?.name ?? 'unknown',
     status: advanceToolStatus(prior?.status ?? null, fields.status ?? prior?.status ?? 'unknown'),
     args: fields.args ?? prior?.args ?? null,

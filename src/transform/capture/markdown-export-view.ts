@@ -46,6 +46,7 @@ export function markdownExportView(contribution: MarkdownExportContribution): Se
       toolCalls: turn.tools.map((tool) => ({
         toolId: allocator.next({ name: tool.name, summary: tool.summary }),
         toolIdOrigin: 'tool-v1' as const,
+        nativeCallId: null,
         name: tool.name,
         status: 'unknown',
         params: null,

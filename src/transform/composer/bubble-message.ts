@@ -115,6 +115,7 @@ function toolCall(value: JsonObject, messageId: string): ViewToolCall[] {
     {
       toolId: new ToolIdentityAllocator(messageId).next({ name, params }),
       toolIdOrigin: 'tool-v1',
+      nativeCallId: nonEmptyString(tool.toolCallId),
       name,
       status,
       params: params ?? null,

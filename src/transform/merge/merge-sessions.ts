@@ -33,7 +33,7 @@ function mergePair(composer: ViewMessage, store: ViewMessage, preferred: Preferr
     outputTokens: composer.outputTokens ?? store.outputTokens,
     durationMs: composer.durationMs ?? store.durationMs,
     origin: 'both',
-    toolCalls: mergeToolCalls(composer.messageId, composer.toolCalls, store.toolCalls),
+    toolCalls: mergeToolCalls(composer.toolCalls, store.toolCalls),
   };
 }
 

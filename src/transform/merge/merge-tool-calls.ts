@@ -1,11 +1,10 @@
 /**
- * Tool calls of a matched Composer/Store pair: Composer calls keep slots and order and are
- * enriched; Store calls pair by name and equal native ID, then equal params, then params missing on
- * a side; unmatched Store calls append, re-keyed under the Composer message.
+ * Tool calls of a matched Composer/Store pair: Composer calls keep slots, order and IDs and are
+ * enriched; Store calls pair by name and equal native call ID, then equal params, then params
+ * missing on a side; unmatched Store calls append in Store order, keeping their Store-side IDs.
  */
 import { canonicalJson } from '../../shared/json/canonical-json.js';
 import type { ViewToolCall } from '../session-view.js';
-import { ToolIdentityAllocator } from '../tool-identity.js';
 
 type Rule = (c: ViewToolCall, s: ViewToolCall) => boolean;
 
@@ -15,9 +14,9 @@ const params = (call: ViewToolCall): string | null =>
 const RULES: Rule[] = [
   (c, s) =>
     c.name === s.name &&
-    c.toolIdOrigin === 'source-native' &&
-    s.toolIdOrigin === 'source-native' &&
-    c.toolId === s.toolId,
+    c.nativeCallId !== null &&
+    c.nativeCallId !== '' &&
+    c.nativeCallId === s.nativeCallId,
   (c, s) => c.name === s.name && params(c) !== null && params(c) === params(s),
   (c, s) => c.name === s.name && (params(c) === null || params(s) === null),
 ];
@@ -29,11 +28,11 @@ function enrich(composer: ViewToolCall, store: ViewToolCall): ViewToolCall {
     result: composer.result ?? (composer.status === store.status ? store.result : null),
     error: composer.error ?? (composer.status === store.status ? store.error : null),
     files: composer.files.length > 0 ? composer.files : store.files,
+    nativeCallId: composer.nativeCallId ?? store.nativeCallId,
   };
 }
 
 export function mergeToolCalls(
-  messageId: string,
   composer: readonly ViewToolCall[],
   store: readonly ViewToolCall[],
 ): ViewToolCall[] {
@@ -48,23 +47,6 @@ export function mergeToolCalls(
       merged[ci] = enrich(call, store[si]!);
     });
   }
-  const allocator = new ToolIdentityAllocator(messageId);
-  for (const call of composer)
-    if (call.toolIdOrigin === 'tool-v1')
-      allocator.next({ name: call.name, params: call.params ?? undefined });
-  const taken = new Set(merged.map((c) => c.toolId));
-  for (const [index, call] of store.entries()) {
-    if (matchedStore.has(index)) continue;
-    let toolId = call.toolId;
-    if (call.toolIdOrigin === 'tool-v1' || taken.has(toolId))
-      toolId = allocator.next({ name: call.name, ...(call.params === null ? {} : { params: call.params }) });
-    taken.add(toolId);
-    merged.push({
-      ...call,
-      toolId,
-      toolIdOrigin:
-        call.toolIdOrigin === 'source-native' && toolId === call.toolId ? 'source-native' : 'tool-v1',
-    });
-  }
+  for (const [index, call] of store.entries()) if (!matchedStore.has(index)) merged.push(call);
   return merged;
 }

@@ -70,7 +70,7 @@ export function readBlocks(content: unknown): ReadBlocks {
       if (name === null) out.unsupported.push(type);
       else
         out.calls.push({
-          nativeId: asString(block.toolCallId) ?? asString(block.id),
+          nativeId: asString(block.toolCallId) ?? asString(block.tool_call_id) ?? asString(block.id),
           name,
           params: toolParams(block.args ?? block.input ?? block.arguments),
         });

@@ -1,4 +1,8 @@
-/** Store tool calls → view tool calls: native IDs kept, else tool identity v1; results joined by exact call ID. */
+/**
+ * Store tool calls → view tool calls. Every call gets tool identity v1 under its Store-side message
+ * ID with `{name, params}` as input (a Store call carries neither `files` nor `sourceRelationships`);
+ * the block's call ID is kept as `nativeCallId` and only joins the call to its result.
+ */
 import { canonicalJson } from '../../shared/json/canonical-json.js';
 import type { ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
@@ -54,10 +58,12 @@ export function buildToolCalls(
     if (joined && call.nativeId !== null) used.add(call.nativeId);
     const status = joined?.isError ? 'error' : 'completed';
     return {
-      toolId:
-        call.nativeId ??
-        allocator.next({ name: call.name, ...(call.params === undefined ? {} : { params: call.params }) }),
-      toolIdOrigin: call.nativeId === null ? 'tool-v1' : 'source-native',
+      toolId: allocator.next({
+        name: call.name,
+        ...(call.params === undefined ? {} : { params: call.params }),
+      }),
+      toolIdOrigin: 'tool-v1',
+      nativeCallId: call.nativeId,
       name: call.name,
       status,
       params: call.params ?? null,

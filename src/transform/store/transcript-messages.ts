@@ -105,12 +105,8 @@ export function transcriptMessages(data: StoreTranscriptData): TranscriptMessage
         parentMessageId: isSidechain ? previous : previousActive,
         onActiveBranch: !isSidechain,
         isSidechain,
-        toolCalls: buildToolCalls(
-          calls.map((c) => ({ ...c, nativeId: null })),
-          messageId,
-          new Map(),
-          new Set(),
-        ),
+        // Transcripts hold no results to join: the `tool_use` ID is kept as data only.
+        toolCalls: buildToolCalls(calls, messageId, new Map(), new Set()),
       }),
     );
     previous = messageId;

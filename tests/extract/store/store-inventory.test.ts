@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { inventoryStoreRoot } from '../../../src/extract/store/store-inventory.js';
+import { compactSessionId, inventoryStoreRoot } from '../../../src/extract/store/store-inventory.js';
 import { unlistableStoreDirectories } from '../../../src/extract/store/store-source-diagnostics.js';
 import { denied } from '../../helpers/denied-fs.js';
 import { tempDir } from '../../helpers/run-cli.js';
@@ -138,5 +138,22 @@ describe('Store inventory of names that are not UTF-8 ("not guessed, transcoded,
       ],
     ]);
     expect(JSON.stringify(diagnostics)).not.toContain(root);
+  });
+});
+
+describe('compact Store directory names', () => {
+  it('"Compact 32-hex Store directory names … follow the same byte-exact rule": re-dashed 8-4-4-4-12, letters as spelled', () => {
+    expect(compactSessionId('9a0b1c2d3e4f40118a2b3c4d5e6f7081')).toBe('9a0b1c2d-3e4f-4011-8a2b-3c4d5e6f7081');
+    expect(compactSessionId('ABCDEF01234546789ABCDEF012345678')).toBe('ABCDEF01-2345-4678-9ABC-DEF012345678');
+    expect(compactSessionId('AbCdEF01234546789ABCDEF01234567a')).toBe('AbCdEF01-2345-4678-9ABC-DEF01234567a');
+  });
+
+  it('a name that is not 32 hex digits is not a compact session', () => {
+    for (const name of [
+      '0123456789abcdef0123456789abcdeg',
+      '0123456789abcdef0123456789abcde',
+      '9a0b1c2d-3e4f-4011-8a2b-3c4d5e6f7081',
+    ])
+      expect(compactSessionId(name)).toBeNull();
   });
 });

@@ -28,6 +28,7 @@ function tool(name: string, params: unknown, extra: Partial<ViewToolCall> = {}):
   return {
     toolId: `t-${name}`,
     toolIdOrigin: 'tool-v1',
+    nativeCallId: null,
     name,
     status: 'completed',
     params,
@@ -82,12 +83,18 @@ const store = view(
     msg('store:v1:db:s1:1', 'user', '<user_query>\n Question \n</user_query>'),
     msg('store:v1:db:s2:1', 'assistant', 'Reading it', {
       toolCalls: [
-        tool('Read', { path: 'a' }, { toolId: 'toolu_1', toolIdOrigin: 'source-native', result: 'body' }),
-        tool('Grep', { q: 'x' }, { toolId: 'toolu_2', toolIdOrigin: 'source-native' }),
+        tool(
+          'Read',
+          { path: 'a' },
+          { toolId: 'tool:v1:store:v1:db:s2:1:r:1', nativeCallId: 'toolu_1', result: 'body' },
+        ),
+        tool('Grep', { q: 'x' }, { toolId: 'tool:v1:store:v1:db:s2:1:g:1', nativeCallId: 'toolu_2' }),
       ],
     }),
     msg('store:v1:db:side:1', 'assistant', 'sidechain', { isSidechain: true, onActiveBranch: false }),
-    msg('c3', 'assistant', 'Store middle whose id collides'),
+    msg('c3', 'assistant', 'Store middle whose id collides', {
+      toolCalls: [tool('Shell', { command: 'ls' }, { toolId: 'tool:v1:c3:h:1', nativeCallId: 'call_9' })],
+    }),
     msg('store:v1:db:s3:1', 'assistant', 'Answer'),
     msg('store:v1:db:s4:1', 'user', 'Store-only end'),
   ],
@@ -111,12 +118,49 @@ describe('Composer/Store merge', () => {
     expect(merged.fidelity).toBe('complete');
   });
 
-  it('fills a blank Composer slot from Store and enriches the matched tool; unmatched Store calls append', () => {
+  it('fills a blank Composer slot from Store; "Matched Store calls enrich the corresponding Composer slot and unmatched Store calls append in Store-native order"', () => {
     const c2 = merged.messages.find((m) => m.messageId === 'c2')!;
     expect(c2.content).toBe('Reading it');
-    expect(c2.toolCalls.map((t) => [t.toolId, t.name, t.result])).toEqual([
-      ['t-Read', 'Read', 'body'],
-      ['toolu_2', 'Grep', null],
+    expect(c2.toolCalls.map((t) => [t.toolId, t.name, t.result, t.nativeCallId])).toEqual([
+      // The matched slot keeps the Composer ID; the Store call ID stays as data.
+      ['t-Read', 'Read', 'body', 'toolu_1'],
+      // The appended call keeps the ID allocated under its Store-side message before the merge.
+      ['tool:v1:store:v1:db:s2:1:g:1', 'Grep', null, 'toolu_2'],
+    ]);
+  });
+
+  it('a Store-only message renamed by a collision keeps the tool IDs allocated under its Store-side ID', () => {
+    const renamed = merged.messages.find((m) => m.messageId === 'c3:collision:1')!;
+    expect(renamed.toolCalls.map((t) => t.toolId)).toEqual(['tool:v1:c3:h:1']);
+  });
+
+  it('pairs a Composer call with the Store call of equal name and equal native call ID first', () => {
+    const c = view(
+      [
+        msg('c1', 'assistant', 'Two reads', {
+          toolCalls: [
+            tool('Read', { path: 'x' }, { toolId: 'c-a', nativeCallId: 'call_b' }),
+            tool('Read', { path: 'y' }, { toolId: 'c-b', nativeCallId: 'call_a' }),
+          ],
+        }),
+      ],
+      'C',
+    );
+    const s = view(
+      [
+        msg('store:v1:db:s:1', 'assistant', 'Two reads', {
+          toolCalls: [
+            tool('Read', { path: 'x' }, { toolId: 'st-a', nativeCallId: 'call_a', result: 'A' }),
+            tool('Read', { path: 'y' }, { toolId: 'st-b', nativeCallId: 'call_b', result: 'B' }),
+          ],
+        }),
+      ],
+      'S',
+    );
+    const calls = mergeSessions(c, s, 'composer').messages[0]!.toolCalls;
+    expect(calls.map((t) => [t.toolId, t.result])).toEqual([
+      ['c-a', 'B'],
+      ['c-b', 'A'],
     ]);
   });
 
