@@ -22,6 +22,23 @@ export type MessageTimeSource = (typeof MESSAGE_TIME_SOURCES)[number];
 export type SessionTimeSource = (typeof SESSION_TIME_SOURCES)[number];
 export type InstanceState = (typeof INSTANCE_STATES)[number];
 
+/**
+ * One source record a message or tool call was read from (`row_provenance`): the contributing
+ * instance by its representation and occurrence reference, and the record inside it.
+ */
+export interface RowSource {
+  representation: Representation;
+  occurrenceRef: string;
+  /** The record inside its source; never a physical path (docs/provenance.md). */
+  locator: string;
+  /** Zero-based JSONL delivery frame, null for non-JSONL sources. */
+  frameIndex: number | null;
+  /** The frame the content came from, when it differs from the delivery frame. */
+  sourceFrameIndex: number | null;
+  /** True when this source's content is what the row holds. */
+  chosen: boolean;
+}
+
 export interface ViewToolCall {
   /** Final tool identity (native or `tool:v1:…`). */
   toolId: string;
@@ -34,6 +51,8 @@ export interface ViewToolCall {
   files: string[];
   userDecision: string | null;
   extensions: Record<string, unknown> | null;
+  /** Where the call was read; empty means the owning message's sources. */
+  sources?: RowSource[];
 }
 
 /**
@@ -70,6 +89,8 @@ export interface ViewMessage {
   origin: MessageOrigin;
   toolCalls: ViewToolCall[];
   extensions: Record<string, unknown> | null;
+  /** Every source record the message was read from (at least one chosen). */
+  sources: RowSource[];
 }
 
 export interface ViewSourceInstance {
@@ -122,7 +143,8 @@ type OptionalMessageFacts =
   | 'outputTokens'
   | 'durationMs'
   | 'toolCalls'
-  | 'extensions';
+  | 'extensions'
+  | 'sources';
 
 /** The message facts a source did not store, at their empty values (a fresh object per call). */
 export function absentMessageFacts(): Pick<ViewMessage, OptionalMessageFacts> {
@@ -138,6 +160,7 @@ export function absentMessageFacts(): Pick<ViewMessage, OptionalMessageFacts> {
     durationMs: null,
     toolCalls: [],
     extensions: null,
+    sources: [],
   };
 }
 
@@ -168,5 +191,6 @@ export function linkedMessage(
     origin: base.origin,
     toolCalls: base.toolCalls,
     extensions: base.extensions,
+    sources: base.sources,
   };
 }

@@ -3,6 +3,8 @@
  * migrate older warehouses explicitly and idempotently (each step can be re-run safely).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { type ColumnSpec, createTableSql, type TableDefinition } from '../../../schemas/table-definition.js';
+import { rowProvenanceTable } from '../../../schemas/tables.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
@@ -77,8 +79,9 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS owner_pid INTEGER',
   ],
   // v2 → v3: an `etl_meta` redaction policy (older builds must refuse it), membership content
-  // digests (NULL: re-read when checked), view digests without provenance (recomputed below), and
-  // times typed as instants (the stored naive values were always UTC).
+  // digests (NULL: re-read when checked), view digests without provenance (recomputed below),
+  // times typed as instants (the stored naive values were always UTC), and `row_provenance`
+  // (filled by the next run as a provenance update: no session is replaced).
   2: [
     'ALTER TABLE etl_session_sources ADD COLUMN IF NOT EXISTS content_fingerprint VARCHAR',
     ...[
@@ -88,6 +91,7 @@ const MIGRATIONS: Record<number, readonly string[]> = {
       ['etl_runs', 'started_at'],
       ['etl_runs', 'finished_at'],
     ].map(([table, column]) => instantColumn(table!, column!)),
+    createTableSql(rowProvenanceTable as unknown as TableDefinition<Record<string, ColumnSpec>>),
   ],
 };
 

@@ -4,6 +4,7 @@
  * tool result or native ID is invented, and what was lost is listed in `extensions.capture.lost`.
  */
 import type { MarkdownExportContribution } from '../../extract/capture/capture-contribution.js';
+import { rowSource } from '../row-source.js';
 import type { SessionView } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import { CaptureMessageIds } from './capture-message-id.js';
@@ -45,6 +46,7 @@ export function markdownExportView(contribution: MarkdownExportContribution): Se
         mode: turn.mode,
         elidedToolActivity: turn.elisions,
       },
+      sources: [rowSource(contribution.occurrence, `markdown:line:${turn.line}`)],
     });
   });
   const lost = ['native-message-ids', 'tool-results'];

@@ -4,7 +4,7 @@
  */
 import type { RawBubble } from '../../extract/composer/composer-contribution.js';
 import { durationMsOrNull, readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
-import type { DirectTime, ViewMessage, ViewToolCall } from '../session-view.js';
+import type { DirectTime, RowSource, ViewMessage, ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import {
   asObject,
@@ -130,6 +130,7 @@ function toolCall(value: JsonObject, messageId: string): ViewToolCall[] {
 export function bubbleToMessage(
   bubble: RawBubble,
   index: number,
+  sources: RowSource[],
 ): Omit<ViewMessage, 'parentMessageId' | 'onActiveBranch'> {
   const identity = composerMessageId(bubble, index);
   const value = bubble.value;
@@ -150,6 +151,7 @@ export function bubbleToMessage(
       origin: 'composer',
       toolCalls: [],
       extensions: { corruption: bubble.corruption },
+      sources,
     };
   }
   const role = value.type === 2 ? 'assistant' : 'user';
@@ -176,5 +178,6 @@ export function bubbleToMessage(
     origin: 'composer',
     toolCalls: toolCall(value, identity.messageId),
     extensions: null,
+    sources,
   };
 }

@@ -4,6 +4,7 @@
  * a side; unmatched Store calls append, re-keyed under the Composer message.
  */
 import { canonicalJson } from '../../shared/json/canonical-json.js';
+import { notChosen } from '../row-source.js';
 import type { ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 
@@ -29,6 +30,7 @@ function enrich(composer: ViewToolCall, store: ViewToolCall): ViewToolCall {
     result: composer.result ?? (composer.status === store.status ? store.result : null),
     error: composer.error ?? (composer.status === store.status ? store.error : null),
     files: composer.files.length > 0 ? composer.files : store.files,
+    sources: [...(composer.sources ?? []), ...notChosen(store.sources ?? [])],
   };
 }
 

@@ -3,8 +3,11 @@
  * not messages; errors, unsupported records, malformed frames, a partial tail or a cut read degrade
  * the state. Identity `store:v1:transcript:<sha256>:<n>` in line order.
  */
+
+import type { SessionOccurrence } from '../../extract/source-adapter.js';
 import type { StoreTranscriptData } from '../../extract/store/store-contribution.js';
-import type { ViewMessage } from '../session-view.js';
+import { frameSource, rowSource } from '../row-source.js';
+import type { RowSource, ViewMessage } from '../session-view.js';
 import { asObject, asString, readBlocks } from './store-blocks.js';
 import { StoreIdentityAllocator, transcriptFingerprint } from './store-identity.js';
 import { storeMessage } from './store-message.js';
@@ -53,7 +56,17 @@ function stateOf(
   return 'empty';
 }
 
-export function transcriptMessages(data: StoreTranscriptData): TranscriptMessagesResult {
+/** A JSONL record by its zero-based frame; a plain-text transcript's by its zero-based line. */
+function recordSource(data: StoreTranscriptData, occurrence: SessionOccurrence, line: number): RowSource {
+  return data.format === 'jsonl'
+    ? frameSource(occurrence, 'store-transcript', line - 1)
+    : rowSource(occurrence, `store-transcript:line:${line - 1}`);
+}
+
+export function transcriptMessages(
+  data: StoreTranscriptData,
+  occurrence: SessionOccurrence,
+): TranscriptMessagesResult {
   const counts = {
     errorLines: 0,
     unsupportedLines: 0,
@@ -64,7 +77,7 @@ export function transcriptMessages(data: StoreTranscriptData): TranscriptMessage
   const messages: ViewMessage[] = [];
   let previousActive: string | null = null;
   let previous: string | null = null;
-  for (const { record } of data.records) {
+  for (const { line, record } of data.records) {
     if (record.type === 'turn_ended') {
       counts.lifecycleFrames += 1;
       continue;
@@ -111,6 +124,7 @@ export function transcriptMessages(data: StoreTranscriptData): TranscriptMessage
           new Map(),
           new Set(),
         ),
+        sources: [recordSource(data, occurrence, line)],
       }),
     );
     previous = messageId;
