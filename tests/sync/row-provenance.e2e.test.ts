@@ -353,6 +353,20 @@ describe('row_provenance: every locator reads back to the stored content', { tim
     }
   });
 
+  it('etl show --provenance lists each message with its source and locator', () => {
+    const target = `duckdb:${join(root, 'live.duckdb')}`;
+    const show = runCli(['show', IDS.merged, '--provenance', '--json', '--target', target]);
+    expect(show.code, show.stderr).toBe(0);
+    const { session, rows: listed } = JSON.parse(show.stdout) as { session: Row; rows: Row[] };
+    expect(new Set(listed.map((r) => r.ordinal)).size).toBe(Number(session.message_count));
+    for (const row of listed) expect(typeof row.locator).toBe('string');
+    const both = listed.filter((r) => r.origin === 'both' && r.row_kind === 'message');
+    expect(new Set(both.map((r) => r.representation))).toEqual(new Set(['composer-global', 'store-db']));
+    const missing = runCli(['show', 'no-such-session', '--json', '--target', target]);
+    expect(missing.code).not.toBe(0);
+    expect(JSON.parse(missing.stderr).error.code).toBe('SESSION_NOT_FOUND');
+  });
+
   it('no locator holds a physical path', () => {
     for (const row of [...live, ...backup]) {
       expect(row.locator.includes(root), row.locator).toBe(false);
