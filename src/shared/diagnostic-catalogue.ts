@@ -614,7 +614,8 @@ export const CATALOGUE = {
     severity: [],
     exit: 'notFound',
     meaning: 'etl show named a session the warehouse does not hold.',
-    remedy: 'Check the session ID (byte-exact, case-sensitive), e.g. with etl query "select session_id from sessions".',
+    remedy:
+      'Check the session ID (byte-exact, case-sensitive), e.g. with etl query "select session_id from sessions".',
     details: none,
   },
   SOURCE_ENCODING_INVALID: {
