@@ -77,9 +77,12 @@ export function transcriptMessages(
   const messages: ViewMessage[] = [];
   let previousActive: string | null = null;
   let previous: string | null = null;
+  /** Messages before this index belong to turns a terminal lifecycle frame closed. */
+  let closed = 0;
   for (const { line, record } of data.records) {
     if (record.type === 'turn_ended') {
       counts.lifecycleFrames += 1;
+      closed = messages.length;
       continue;
     }
     if (record.type === 'error') {
@@ -130,5 +133,9 @@ export function transcriptMessages(
     previous = messageId;
     if (!isSidechain) previousActive = messageId;
   }
+  // Content is available before its turn is complete: kept, and marked open until the frame arrives.
+  if (data.format === 'jsonl')
+    for (let i = closed; i < messages.length; i++)
+      messages[i] = { ...messages[i]!, extensions: { turn: 'open' } };
   return { messages, state: stateOf(data, messages.length, counts), counts };
 }
