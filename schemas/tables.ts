@@ -197,6 +197,32 @@ export const sourceInstancesTable = defineTable(
   },
 );
 
+export const ROW_KINDS = ['message', 'tool_call'] as const;
+
+export const rowProvenanceTable = defineTable(
+  'row_provenance',
+  'Where each message and tool call was read: one row per contributing source record. Never a physical path; never part of the view digest.',
+  {
+    session_id: column('text', 'Owning session.'),
+    row_kind: oneOf(ROW_KINDS, 'Which table `row_id` belongs to.'),
+    row_id: column('text', 'The message ID (`messages.message_id`) or the tool call `archive_key`.'),
+    instance_ordinal: column('int', 'The contributing source instance (joins `source_instances`).'),
+    locator: column(
+      'text',
+      'The record inside its source (docs/provenance.md): a `cursorDiskKV` key, a Store blob ID, a JSONL frame, a Markdown line; never a path.',
+    ),
+    frame_index: nullable(
+      'bigint',
+      'Zero-based physical JSONL frame (delivery frame); NULL for non-JSONL sources.',
+    ),
+    source_frame_index: nullable(
+      'bigint',
+      'Zero-based frame the content came from when it differs from `frame_index`, else NULL.',
+    ),
+    chosen: column('bool', "True when this source's content is what the row holds."),
+  },
+);
+
 export const diagnosticsTable = defineTable('diagnostics', 'Problems recorded as data, per run.', {
   run_id: column('text', 'Run that recorded the diagnostic.'),
   seq: column('int', 'Zero-based order within the run.'),
@@ -208,11 +234,18 @@ export const diagnosticsTable = defineTable('diagnostics', 'Problems recorded as
   details: column('json', 'Safe structured details.'),
 });
 
-export const CONTENT_TABLES = [sessionsTable, messagesTable, toolCallsTable, sourceInstancesTable] as const;
+export const CONTENT_TABLES = [
+  sessionsTable,
+  messagesTable,
+  toolCallsTable,
+  sourceInstancesTable,
+  rowProvenanceTable,
+] as const;
 export const ROW_TABLES = [...CONTENT_TABLES, diagnosticsTable] as const;
 
 export type SessionRow = RowOf<typeof sessionsTable.columns>;
 export type MessageRow = RowOf<typeof messagesTable.columns>;
 export type ToolCallRow = RowOf<typeof toolCallsTable.columns>;
 export type SourceInstanceRow = RowOf<typeof sourceInstancesTable.columns>;
+export type RowProvenanceRow = RowOf<typeof rowProvenanceTable.columns>;
 export type DiagnosticRow = RowOf<typeof diagnosticsTable.columns>;

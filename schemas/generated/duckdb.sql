@@ -81,6 +81,17 @@ CREATE TABLE IF NOT EXISTS source_instances (
   reason_code VARCHAR
 );
 
+CREATE TABLE IF NOT EXISTS row_provenance (
+  session_id VARCHAR NOT NULL,
+  row_kind VARCHAR NOT NULL,
+  row_id VARCHAR NOT NULL,
+  instance_ordinal INTEGER NOT NULL,
+  locator VARCHAR NOT NULL,
+  frame_index BIGINT,
+  source_frame_index BIGINT,
+  chosen BOOLEAN NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS diagnostics (
   run_id VARCHAR NOT NULL,
   seq INTEGER NOT NULL,

@@ -107,6 +107,19 @@ export function buildProgram(
     }),
   );
   program
+    .command('show')
+    .description("one session's messages; --provenance adds where each was read")
+    .argument('<session-id>', 'the session ID, byte-exact')
+    .option('--provenance', 'list each message and tool call with its source instance and locator')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (sessionId: string, _opts, cmd: Command) => {
+        const { showCommand } = await import('./commands/show.js');
+        return showCommand(sessionId, cmd.optsWithGlobals(), createOutput(json(cmd)));
+      }),
+    );
+  program
     .command('query')
     .description('read-only SQL over the warehouse')
     .argument('<sql>', 'one SELECT or EXPLAIN statement')

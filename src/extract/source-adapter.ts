@@ -53,6 +53,8 @@ export interface SessionOccurrence {
    * when unknown.
    */
   contentFingerprint?(compute: boolean): string | null;
+  /** Prefix of every record locator read from this occurrence: `backup:<entry name>!` for a backup. */
+  recordPrefix?: string;
   /** Adapter-private data needed to hydrate this occurrence (never leaves extract). */
   handle: unknown;
 }

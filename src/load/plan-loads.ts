@@ -7,7 +7,7 @@ import type { LoadResult } from './target.js';
 export interface LoadPlan {
   results: LoadResult[];
   writes: NormalizedSession[];
-  /** Unchanged sessions read from another place: only their provenance (source instances) is rewritten. */
+  /** Unchanged sessions read from another place: only their provenance (instances, row provenance) is rewritten. */
   relocated: NormalizedSession[];
 }
 
@@ -38,7 +38,7 @@ export function planLoads(
     return (
       results[i]!.action === 'unchanged' &&
       provenance !== undefined &&
-      provenance !== provenanceKey(s.sourceInstances)
+      provenance !== provenanceKey(s.sourceInstances, s.rowProvenance)
     );
   });
   return { results, writes, relocated };

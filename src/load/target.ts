@@ -1,5 +1,11 @@
 /** The load stage's contract, implemented by the DuckDB warehouse and the Parquet dataset. */
-import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
+import type {
+  MessageRow,
+  RowProvenanceRow,
+  SessionRow,
+  SourceInstanceRow,
+  ToolCallRow,
+} from '../../schemas/tables.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
 import type { RedactionPolicy } from '../shared/redaction-policy.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
@@ -21,6 +27,7 @@ export interface StoredSession {
   messages: MessageRow[];
   toolCalls: ToolCallRow[];
   sourceInstances: SourceInstanceRow[];
+  rowProvenance: RowProvenanceRow[];
 }
 
 /**

@@ -617,6 +617,14 @@ export const CATALOGUE = {
     remedy: 'Run again; if it repeats, report it with CURSOR_ETL_DEBUG=1 output.',
     details: (z) => z.object({ cause: z.string() }),
   },
+  SESSION_NOT_FOUND: {
+    severity: [],
+    exit: 'notFound',
+    meaning: 'etl show named a session the warehouse does not hold.',
+    remedy:
+      'Check the session ID (byte-exact, case-sensitive), e.g. with etl query "select session_id from sessions".',
+    details: none,
+  },
   SOURCE_ENCODING_INVALID: {
     severity: ['warning', 'error'],
     exit: 'io',

@@ -6,6 +6,7 @@ import type { TimeProblem } from '../shared/time/read-instant.js';
 import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from './archive-keys.js';
 import { jsonColumn } from './json-column.js';
 import type { NormalizedSession } from './normalized-session.js';
+import { rowProvenanceRows } from './row-provenance.js';
 import { deriveSessionTimes, resolveMessageTimes } from './session-times.js';
 import type { SessionView } from './session-view.js';
 import { timeDiagnostics } from './time-diagnostics.js';
@@ -136,6 +137,7 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     messages,
     toolCalls,
     sourceInstances,
+    rowProvenance: rowProvenanceRows(view.sessionId, view.messages, messages, toolCalls, sourceInstances),
     diagnostics: sessionDiagnostics(view),
     sourceKeys: [...new Set(view.sourceKeys)].sort(),
   };

@@ -1,5 +1,11 @@
 /** The transform stage's output and the load stage's input: all rows of one session. */
-import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
+import type {
+  MessageRow,
+  RowProvenanceRow,
+  SessionRow,
+  SourceInstanceRow,
+  ToolCallRow,
+} from '../../schemas/tables.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
 
 export interface NormalizedSession {
@@ -7,6 +13,8 @@ export interface NormalizedSession {
   messages: MessageRow[];
   toolCalls: ToolCallRow[];
   sourceInstances: SourceInstanceRow[];
+  /** Where each message and tool call was read (not part of the view digest). */
+  rowProvenance: RowProvenanceRow[];
   diagnostics: Diagnostic[];
   /** Source keys this session's view depends on (sync ledger). */
   sourceKeys: string[];

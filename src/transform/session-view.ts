@@ -22,6 +22,23 @@ export type MessageTimeSource = (typeof MESSAGE_TIME_SOURCES)[number];
 export type SessionTimeSource = (typeof SESSION_TIME_SOURCES)[number];
 export type InstanceState = (typeof INSTANCE_STATES)[number];
 
+/**
+ * One source record a message or tool call was read from (`row_provenance`): the contributing
+ * instance by its representation and occurrence reference, and the record inside it.
+ */
+export interface RowSource {
+  representation: Representation;
+  occurrenceRef: string;
+  /** The record inside its source; never a physical path (docs/provenance.md). */
+  locator: string;
+  /** Zero-based JSONL delivery frame, null for non-JSONL sources. */
+  frameIndex: number | null;
+  /** The frame the content came from, when it differs from the delivery frame. */
+  sourceFrameIndex: number | null;
+  /** True when this source's content is what the row holds. */
+  chosen: boolean;
+}
+
 export interface ViewToolCall {
   /** Final tool identity (native or `tool:v1:…`). */
   toolId: string;
@@ -36,6 +53,8 @@ export interface ViewToolCall {
   files: string[];
   userDecision: string | null;
   extensions: Record<string, unknown> | null;
+  /** Where the call was read; empty means the owning message's sources. */
+  sources?: RowSource[];
 }
 
 /**
@@ -72,6 +91,8 @@ export interface ViewMessage {
   origin: MessageOrigin;
   toolCalls: ViewToolCall[];
   extensions: Record<string, unknown> | null;
+  /** Every source record the message was read from (at least one chosen). */
+  sources: RowSource[];
 }
 
 export interface ViewSourceInstance {
@@ -124,7 +145,8 @@ type OptionalMessageFacts =
   | 'outputTokens'
   | 'durationMs'
   | 'toolCalls'
-  | 'extensions';
+  | 'extensions'
+  | 'sources';
 
 /** The message facts a source did not store, at their empty values (a fresh object per call). */
 export function absentMessageFacts(): Pick<ViewMessage, OptionalMessageFacts> {
@@ -140,6 +162,7 @@ export function absentMessageFacts(): Pick<ViewMessage, OptionalMessageFacts> {
     durationMs: null,
     toolCalls: [],
     extensions: null,
+    sources: [],
   };
 }
 
@@ -170,5 +193,6 @@ export function linkedMessage(
     origin: base.origin,
     toolCalls: base.toolCalls,
     extensions: base.extensions,
+    sources: base.sources,
   };
 }

@@ -48,6 +48,8 @@ export class BackupAdapter implements SourceAdapter {
   private readonly owners = new Map<string, SourceAdapter>();
   /** Global DBs closed by the workspace filter: source key → selected sessions they also hold. */
   private readonly closedGlobals = new Map<string, string[]>();
+  /** The archive entry name of each source key, for record locators. */
+  private readonly entryNames = new Map<string, string>();
 
   async discover(roots: SourceRoots, ctx: ReadContext): Promise<DiscoveredSource[]> {
     const sources: DiscoveredSource[] = [];
@@ -61,10 +63,13 @@ export class BackupAdapter implements SourceAdapter {
     return this.owner(source.sourceKey).catalog(source, ctx);
   }
 
-  hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
+  async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
     if (this.closedGlobals.has(occurrence.sourceKey))
       throw new InternalError('BACKUP_CLOSED_SOURCE', 'A scope-omitted backup database cannot be hydrated');
-    return this.owner(occurrence.sourceKey).hydrate(occurrence, ctx);
+    const contribution = await this.owner(occurrence.sourceKey).hydrate(occurrence, ctx);
+    const entry = this.entryNames.get(occurrence.sourceKey);
+    if (entry === undefined) return contribution;
+    return { ...contribution, occurrence: { ...contribution.occurrence, recordPrefix: `backup:${entry}!` } };
   }
 
   close(): void {
@@ -74,6 +79,7 @@ export class BackupAdapter implements SourceAdapter {
     this.archives.length = 0;
     this.owners.clear();
     this.closedGlobals.clear();
+    this.entryNames.clear();
   }
 
   private owner(sourceKey: string): SourceAdapter {
@@ -102,8 +108,9 @@ export class BackupAdapter implements SourceAdapter {
       if (metadata !== null) await this.extract(archive, metadata, path, ctx);
       await this.extract(archive, file, path, ctx);
     }
+    const entryName = (locator: string): string => relative(archive.userDir, locator).split(sep).join('/');
     const keyFor = (kind: SourceKind, locator: string): string =>
-      sourceKeyFor(kind, `${path}!/${relative(archive.userDir, locator).split(sep).join('/')}`);
+      sourceKeyFor(kind, `${path}!/${entryName(locator)}`);
     const reader: SourceAdapter = new ComposerAdapter(keyFor);
     this.readers.push(reader);
     const roots: SourceRoots = {
@@ -117,6 +124,7 @@ export class BackupAdapter implements SourceAdapter {
     const archiveStat = fingerprintFile(path);
     const sources = (await reader.discover(roots, ctx)).map((source) => {
       this.owners.set(source.sourceKey, reader);
+      this.entryNames.set(source.sourceKey, entryName(source.locator));
       return { ...source, fingerprint: { ...archiveStat, size: source.fingerprint.size } };
     });
     if (plan.omittedGlobalSessionIds.length > 0 && !ctx.includeCrossWorkspaceSources) {

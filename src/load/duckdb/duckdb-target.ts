@@ -9,6 +9,7 @@ import {
   CONTENT_TABLES,
   diagnosticsTable,
   messagesTable,
+  rowProvenanceTable,
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
@@ -25,7 +26,7 @@ import {
   serializePolicy,
 } from '../../shared/redaction-policy.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
-import { LIVE_CONTRIBUTION_SQL, PROVENANCE_KEY_SQL } from '../carrier-provenance.js';
+import { LIVE_CONTRIBUTION_SQL, PROVENANCE_KEY_SQL, ROW_PROVENANCE_KEY_SQL } from '../carrier-provenance.js';
 import { planLoads } from '../plan-loads.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch } from '../sync-ledger.js';
@@ -154,18 +155,23 @@ export class DuckDbTarget implements WarehouseTarget {
       if (relocated.length > 0) {
         // Provenance is updated in place: the content rows and the digest stay as they are.
         const ids = relocated.map((s) => s.session.session_id);
-        await this.connection.run(
-          `DELETE FROM ${sourceInstancesTable.name} WHERE session_id IN (${placeholders(ids.length)})`,
-          ids,
-        );
+        for (const table of [sourceInstancesTable, rowProvenanceTable]) {
+          await this.connection.run(
+            `DELETE FROM ${table.name} WHERE session_id IN (${placeholders(ids.length)})`,
+            ids,
+          );
+        }
         const instances = relocated.flatMap((s) => s.sourceInstances);
+        const provenance = relocated.flatMap((s) => s.rowProvenance);
         await appendToTable(this.connection, sourceInstancesTable, instances);
-        rows += instances.length;
+        await appendToTable(this.connection, rowProvenanceTable, provenance);
+        rows += instances.length + provenance.length;
       }
       if (writes.length > 0) {
         const messages = writes.flatMap((s) => s.messages);
         const toolCalls = writes.flatMap((s) => s.toolCalls);
         const sourceInstances = writes.flatMap((s) => s.sourceInstances);
+        const rowProvenance = writes.flatMap((s) => s.rowProvenance);
         await this.warehouse.fitValue(
           largestRowValueBytes(
             writes.map((s) => s.session),
@@ -182,8 +188,10 @@ export class DuckDbTarget implements WarehouseTarget {
         await appendToTable(this.connection, messagesTable, messages);
         await appendToTable(this.connection, toolCallsTable, toolCalls);
         await appendToTable(this.connection, sourceInstancesTable, sourceInstances);
+        await appendToTable(this.connection, rowProvenanceTable, rowProvenance);
         faultPoint('batch-appended');
-        rows += writes.length + messages.length + toolCalls.length + sourceInstances.length;
+        rows +=
+          writes.length + messages.length + toolCalls.length + sourceInstances.length + rowProvenance.length;
       }
       if (ledger !== undefined) {
         await this.ledger.writeBatch(ledger, results);
@@ -304,7 +312,8 @@ export class DuckDbTarget implements WarehouseTarget {
     const reader = await this.connection.runAndReadAll(
       `SELECT s.session_id, s.view_digest, s.fidelity,
          EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live,
-         (SELECT ${PROVENANCE_KEY_SQL} FROM source_instances i WHERE i.session_id = s.session_id) AS provenance
+         (SELECT ${PROVENANCE_KEY_SQL} FROM source_instances i WHERE i.session_id = s.session_id) || '|' ||
+         (SELECT ${ROW_PROVENANCE_KEY_SQL} FROM row_provenance p WHERE p.session_id = s.session_id) AS provenance
          FROM sessions s WHERE s.session_id IN (${placeholders(ids.length)})`,
       ids,
     );

@@ -13,6 +13,7 @@ import {
 import {
   diagnosticsTable,
   messagesTable,
+  rowProvenanceTable,
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
@@ -121,6 +122,11 @@ export async function rewriteRows(
         dest,
         sourceInstancesTable,
         rewritten.flatMap((s) => s.sourceInstances),
+      );
+      await appendToTable(
+        dest,
+        rowProvenanceTable,
+        rewritten.flatMap((s) => s.rowProvenance),
       );
       await dest.run('COMMIT');
     } catch (error) {

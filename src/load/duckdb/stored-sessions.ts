@@ -5,9 +5,16 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
-import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../../schemas/tables.js';
+import type {
+  MessageRow,
+  RowProvenanceRow,
+  SessionRow,
+  SourceInstanceRow,
+  ToolCallRow,
+} from '../../../schemas/tables.js';
 import {
   messagesTable,
+  rowProvenanceTable,
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
@@ -99,6 +106,7 @@ export async function readStoredSessions(
   const messages = await read(messagesTable, 'ordinal');
   const tools = await read(toolCallsTable, 'message_id, tool_ordinal');
   const instances = await read(sourceInstancesTable, 'instance_ordinal');
+  const provenance = await read(rowProvenanceTable, 'row_kind, row_id, instance_ordinal, locator');
   const out: StoredSession[] = [];
   for (const id of range.sessionIds) {
     const session = sessionRows.get(id)?.[0] as SessionRow | undefined;
@@ -114,6 +122,7 @@ export async function readStoredSessions(
       messages: sessionMessages,
       toolCalls,
       sourceInstances: (instances.get(id) ?? []) as SourceInstanceRow[],
+      rowProvenance: (provenance.get(id) ?? []) as RowProvenanceRow[],
     });
   }
   return out;

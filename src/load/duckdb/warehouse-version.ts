@@ -5,6 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sessionSourcesTable } from '../../../schemas/ledger-tables.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
+import { rowProvenanceTable } from '../../../schemas/tables.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { recomputeViewDigests } from './recompute-digests.js';
@@ -83,8 +84,8 @@ const MIGRATIONS: Record<number, readonly string[]> = {
   ],
   // v2 → v3: an `etl_meta` redaction policy (older builds must refuse it), membership content
   // digests (NULL: re-read when checked), view digests without provenance (recomputed below),
-  // times typed as instants (the stored naive values were always UTC), and the source's own
-  // tool-call ID.
+  // times typed as instants (the stored naive values were always UTC), the source's own tool-call
+  // ID, and `row_provenance` (filled by the next run's re-read).
   2: [
     // Rebuilt, not altered: rows are appended by column position, and an added column would come
     // after `last_seen_run`.
@@ -101,6 +102,7 @@ const MIGRATIONS: Record<number, readonly string[]> = {
       ['etl_runs', 'finished_at'],
     ].map(([table, column]) => instantColumn(table!, column!)),
     'ALTER TABLE tool_calls ADD COLUMN IF NOT EXISTS native_call_id VARCHAR',
+    createTableSql(rowProvenanceTable as unknown as AnyTable),
     // Store tool IDs and compact session IDs changed: every source is read once more, even by
     // `--since-last`, and sessions whose rows differ are replaced by digest.
     "UPDATE etl_sources SET options_digest = 'identity-v3-pending'",

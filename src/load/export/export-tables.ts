@@ -29,6 +29,7 @@ const ORDER: Record<string, string> = {
   messages: 'session_id, ordinal',
   tool_calls: 'session_id, message_id, tool_ordinal',
   source_instances: 'session_id, instance_ordinal',
+  row_provenance: 'session_id, row_kind, row_id, instance_ordinal, locator',
   diagnostics: 'run_id, seq',
 };
 

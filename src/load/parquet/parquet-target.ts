@@ -7,14 +7,19 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js';
+import { rowProvenanceTable, sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { parsePolicy, type RedactionPolicy } from '../../shared/redaction-policy.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
-import { LIVE_CONTRIBUTION_SQL } from '../carrier-provenance.js';
+import {
+  LIVE_CONTRIBUTION_SQL,
+  NO_ROW_PROVENANCE_KEY,
+  PROVENANCE_KEY_SQL,
+  ROW_PROVENANCE_KEY_SQL,
+} from '../carrier-provenance.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
@@ -236,10 +241,13 @@ export class ParquetTarget implements WarehouseTarget {
     policy?: LoadPolicy,
   ): Promise<LoadResult[]> {
     const archived = await this.archivedStates(sessions.map((s) => s.session.session_id));
-    const { results, writes } = planLoads(sessions, archived, policy);
+    const { results, writes, relocated } = planLoads(sessions, archived, policy);
     // The staging tables start empty, so the staged sessions are exactly the writes of this run.
     // The ledger only records which of them were written, so it sees the same outcome as here.
     await this.staging.loadBatch(writes, ledger);
+    // A relocated session's partition is rewritten with its same rows and its new provenance; the
+    // ledger never sees it as written.
+    if (relocated.length > 0) await this.staging.loadBatch(relocated);
     return results;
   }
 
@@ -333,14 +341,38 @@ export class ParquetTarget implements WarehouseTarget {
       `SELECT session_id, view_digest, fidelity FROM (${readFilesSql(sessionsTable as unknown as AnyTable, files)}) WHERE session_id IN (SELECT unnest(${sqlList(ids)}))`,
     );
     const live = await this.liveContributed(ids);
+    const provenance = await this.provenanceKeys(ids);
     for (const row of reader.getRowObjects()) {
-      map.set(String(row.session_id), {
+      const id = String(row.session_id);
+      map.set(id, {
         viewDigest: String(row.view_digest),
         fidelity: row.fidelity === 'complete' ? 'complete' : 'partial',
-        liveContributed: live.has(String(row.session_id)),
+        liveContributed: live.has(id),
+        provenance: `${provenance.instances.get(id) ?? ''}|${provenance.rows.get(id) ?? NO_ROW_PROVENANCE_KEY}`,
       });
     }
     return map;
+  }
+
+  /** The published halves of each session's `provenanceKey`, from its partitions' files. */
+  private async provenanceKeys(
+    ids: string[],
+  ): Promise<{ instances: Map<string, string>; rows: Map<string, string> }> {
+    const read = async (table: AnyTable, key: string): Promise<Map<string, string>> => {
+      const files = [...new Set(ids.map(bucketOf))].flatMap((b) =>
+        stateFiles(this.layout, this.previous, table.name, b),
+      );
+      if (files.length === 0) return new Map();
+      const reader = await this.reader.connection.runAndReadAll(
+        `SELECT session_id, ${key} AS k FROM (${readFilesSql(table, files)})
+          WHERE session_id IN (SELECT unnest(${sqlList(ids)})) GROUP BY session_id`,
+      );
+      return new Map(reader.getRowObjects().map((row) => [String(row.session_id), String(row.k)]));
+    };
+    return {
+      instances: await read(sourceInstancesTable as unknown as AnyTable, PROVENANCE_KEY_SQL),
+      rows: await read(rowProvenanceTable as unknown as AnyTable, ROW_PROVENANCE_KEY_SQL),
+    };
   }
 
   /** Sessions whose published view has a data-supplying instance from a non-backup carrier. */

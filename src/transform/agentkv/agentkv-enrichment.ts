@@ -3,11 +3,14 @@
  * or the Composer order: request facts on the bubble opening the request, results on the tool call
  * of the same `toolCallId`, a `composer-agentkv` instance; agentKv-only text after the bubbles.
  */
+
+import { AGENTKV_BLOB_PREFIX } from '../../extract/agentkv/agentkv-blob.js';
 import type { ComposerGlobalData } from '../../extract/composer/composer-contribution.js';
 import { occurrenceRefFor } from '../../extract/fs/source-identity.js';
 import type { SessionOccurrence } from '../../extract/source-adapter.js';
 import { linkActiveBranch } from '../composer/active-branch.js';
 import { asObject, nonEmptyString } from '../composer/composer-fields.js';
+import { rowSource } from '../row-source.js';
 import type { SessionView, ViewMessage } from '../session-view.js';
 import { agentKvMessages } from './agentkv-messages.js';
 import { encryptionKeyFlags } from './encryption-keys.js';
@@ -80,12 +83,22 @@ export function withAgentKv(
   const opened = new Set(groups.map((g) => g.requestId));
   const requestOnly = blobs.requests.filter((r) => !opened.has(r.message.requestId));
   for (const r of requestOnly) groups.push({ requestId: r.message.requestId, messages: [r] });
+  const instanceRef = occurrenceRefFor(occurrence.sourceKey, `agentKv:${occurrence.sessionId}`);
+  const blobSource = (blobId: string) =>
+    rowSource(
+      {
+        representation: 'composer-agentkv',
+        occurrenceRef: instanceRef,
+        recordPrefix: occurrence.recordPrefix,
+      },
+      `composer:global:${AGENTKV_BLOB_PREFIX}${blobId}`,
+    );
   let messages = [...view.messages];
   let unmatchedRequests = 0;
   let loadedMessages = 0;
   const visible = messages.some((m) => !m.isCorrupted && m.content.length > 0);
   if (!visible && (blobs.prompt.length > 0 || requestOnly.length > 0)) {
-    const extra = linkActiveBranch(agentKvMessages([...blobs.prompt, ...requestOnly]), null);
+    const extra = linkActiveBranch(agentKvMessages([...blobs.prompt, ...requestOnly], blobSource), null);
     const tail = messages.findLast((m) => m.onActiveBranch)?.messageId ?? null;
     if (extra[0] !== undefined) extra[0] = { ...extra[0], parentMessageId: tail };
     loadedMessages = extra.length;
@@ -104,7 +117,7 @@ export function withAgentKv(
             sourceRole: 'composer',
             representation: 'composer-agentkv',
             state: 'contributed',
-            occurrenceRef: occurrenceRefFor(occurrence.sourceKey, `agentKv:${occurrence.sessionId}`),
+            occurrenceRef: instanceRef,
             carrier: occurrence.carrier,
             workspacePath: occurrence.workspacePath,
             reasonCode: null,

@@ -3,7 +3,7 @@
  * and injected context left out). Message identity: `agentkv:v1:<blobId>:<n>`, n the one-based
  * occurrence of that blob in the session (a content-addressed blob can repeat).
  */
-import { absentMessageFacts, type ViewMessage, type ViewToolCall } from '../session-view.js';
+import { absentMessageFacts, type RowSource, type ViewMessage, type ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import { pairedToolCalls, type RequestToolCall } from './request-facts.js';
 import type { LinkedMessage } from './session-blobs.js';
@@ -33,7 +33,11 @@ function viewToolCall(call: RequestToolCall, tools: ToolIdentityAllocator): View
   };
 }
 
-export function agentKvMessages(linked: readonly LinkedMessage[]): BaseMessage[] {
+/** `source` names the record of a blob (`row_provenance`). */
+export function agentKvMessages(
+  linked: readonly LinkedMessage[],
+  source: (blobId: string) => RowSource,
+): BaseMessage[] {
   const occurrences = new Map<string, number>();
   const out: BaseMessage[] = [];
   let pending: { message: BaseMessage; linked: LinkedMessage[] } | null = null;
@@ -67,6 +71,7 @@ export function agentKvMessages(linked: readonly LinkedMessage[]): BaseMessage[]
       time: { kind: 'missing', inferable: true },
       origin: 'agentkv',
       extensions: message.requestId === null ? null : { agentKv: { requestId: message.requestId } },
+      sources: [source(item.blobId)],
     };
     out.push(base);
     if (role === 'assistant') pending = { message: base, linked: [item] };

@@ -61,6 +61,7 @@ export function captureView(contribution: Contribution, parts: CaptureViewParts)
 /** A capture message with the fields captures never have set to their empty values. */
 export function captureMessage(
   fields: Pick<ViewMessage, 'messageId' | 'identityOrigin' | 'role' | 'content' | 'time' | 'origin'> &
+    Pick<ViewMessage, 'sources'> &
     Partial<Pick<ViewMessage, 'thinking' | 'model' | 'durationMs' | 'extensions'>> & {
       toolCalls?: ViewToolCall[];
     },

@@ -6,6 +6,7 @@
 
 import type { CliStreamContribution, JsonObject } from '../../extract/capture/capture-contribution.js';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
+import { frameSource } from '../row-source.js';
 import type { SessionView, ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import { CaptureMessageIds } from './capture-message-id.js';
@@ -25,6 +26,8 @@ interface Segment {
   timeProblems: TimeProblem[];
   sealed: boolean;
   extra: JsonObject[];
+  /** 1-based lines whose content the segment holds. */
+  lines: number[];
 }
 
 const KNOWN = [
@@ -69,6 +72,7 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
   let open = null as Segment | null;
   let init: JsonObject | null = null;
   let result: JsonObject | null = null;
+  let resultLine: number | null = null;
   let skippedFlushes = 0;
   const start = (role: Segment['role']): Segment => {
     const segment: Segment = {
@@ -80,6 +84,7 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
       timeProblems: [],
       sealed: false,
       extra: [],
+      lines: [],
     };
     segments.push(segment);
     return segment;
@@ -91,6 +96,7 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
   const note = (segment: Segment, event: JsonObject, line: number): void => {
     const ms = readTimeField(event.timestamp_ms, 'cli.timestamp_ms', segment.timeProblems);
     if (segment.firstMs === null) segment.firstMs = ms;
+    if (!segment.lines.includes(line)) segment.lines.push(line);
     const extra = unknownFields(event, KNOWN);
     if (extra !== null) segment.extra.push({ line, fields: extra });
   };
@@ -169,11 +175,17 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
         (delta.kind === 'text' ? segment.text : segment.thinking).push(delta.text);
         note(segment, event, line);
       }
-    } else if (event.type === 'result') result = event;
-    else unknownEvents.push({ line, event });
+    } else if (event.type === 'result') {
+      result = event;
+      resultLine = line;
+    } else unknownEvents.push({ line, event });
   }
-  if (!segments.some((s) => s.role === 'assistant') && typeof result?.result === 'string')
-    start('assistant').text.push(result.result);
+  if (!segments.some((s) => s.role === 'assistant') && typeof result?.result === 'string') {
+    const fallback = start('assistant');
+    fallback.text.push(result.result);
+    if (resultLine !== null) fallback.lines.push(resultLine);
+  }
+  const frame = (line: number) => frameSource(occurrence, 'cli-stream', line - 1);
   const model = typeof init?.model === 'string' ? init.model : null;
   const ids = new CaptureMessageIds('cli-stream');
   const messages = segments.map((segment) => {
@@ -194,10 +206,13 @@ export function cliStreamView(contribution: CliStreamContribution): SessionView 
         ...(segment.timeProblems.length === 0 ? {} : { problems: segment.timeProblems }),
       },
       origin: 'cli',
-      toolCalls: segment.tools.map((t) =>
-        t.toolIdOrigin === 'tool-v1' ? { ...t, toolId: tools.next({ name: t.name, params: t.params }) } : t,
-      ),
+      toolCalls: segment.tools.map((t) => ({
+        ...t,
+        ...(t.toolIdOrigin === 'tool-v1' ? { toolId: tools.next({ name: t.name, params: t.params }) } : {}),
+        sources: (t.extensions as { lines: { line: number }[] }).lines.map((l) => frame(l.line)),
+      })),
       extensions: segment.extra.length > 0 ? { unknownFields: segment.extra } : null,
+      sources: segment.lines.map(frame),
     });
   });
   const succeeded = result?.subtype === 'success' && result.is_error !== true;

@@ -3,11 +3,12 @@
  * first-seen order; lifecycle states go to `extensions.capture.lifecycle`. Complete once the latest
  * run is terminal or the agent archived or deleted, with no malformed line.
  */
-import type { CloudCaptureContribution } from '../../extract/capture/capture-contribution.js';
+import type { CloudCaptureContribution, CloudRecord } from '../../extract/capture/capture-contribution.js';
 import { diagnostic } from '../../shared/diagnostic.js';
 import { canonicalJson } from '../../shared/json/canonical-json.js';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
-import type { SessionTime, SessionView, ViewToolCall } from '../session-view.js';
+import { rowSource } from '../row-source.js';
+import type { RowSource, SessionTime, SessionView, ViewToolCall } from '../session-view.js';
 import { timeDiagnostics } from '../time-diagnostics.js';
 import { captureMessage, captureView, linkParents } from './capture-view.js';
 import { type CloudRun, foldCloudRecords } from './cloud-runs.js';
@@ -30,8 +31,19 @@ export function metadataTime(value: unknown, field: string, problems: TimeProble
   return ms === null ? null : { ms, source: 'capture-metadata' };
 }
 
-function toolCalls(run: CloudRun): ViewToolCall[] {
+/** A capture record: by JSONL frame, by SSE line in a raw stream; SSE events also by event ID. */
+function recordSource(contribution: CloudCaptureContribution, record: CloudRecord): RowSource {
+  const { occurrence } = contribution;
+  const event = record.id === null ? '' : `#event:${record.id}`;
+  const frame = record.line - 1;
+  return contribution.data.format === 'capture-jsonl'
+    ? rowSource(occurrence, `cloud-capture:frame:${frame}${event}`, frame)
+    : rowSource(occurrence, `cloud-sse:line:${frame}${event}`);
+}
+
+function toolCalls(run: CloudRun, source: (record: CloudRecord) => RowSource): ViewToolCall[] {
   return [...run.tools.values()].map((tool) => ({
+    sources: (run.toolRecords.get(tool.callId) ?? []).map(source),
     toolId: tool.callId,
     toolIdOrigin: 'source-native',
     nativeCallId: tool.nativeId,
@@ -73,7 +85,11 @@ export function cloudAgentView(contribution: CloudCaptureContribution): SessionV
       },
       origin: 'cloud',
       durationMs: run.durationMs,
-      toolCalls: toolCalls(run),
+      toolCalls: toolCalls(run, (record) => recordSource(contribution, record)),
+      sources: (run.text.length > 0 || run.resultRecord === null
+        ? run.contentRecords
+        : [run.resultRecord]
+      ).map((record) => recordSource(contribution, record)),
       extensions: {
         runStatus: run.status,
         runLifecycle: run.status === null ? 'unknown' : (RUN_STATUS_LIFECYCLE[run.status] ?? 'unknown'),

@@ -45,6 +45,12 @@ export interface CloudRun {
   interactionUpdates: CloudRecord[];
   /** `mapped` when the run's content came from `interaction_update`, `verbatim` when they were redundant. */
   interactions: 'mapped' | 'verbatim' | null;
+  /** The records whose text or thinking the run holds, in order. */
+  contentRecords: CloudRecord[];
+  /** The record whose `result` text the run holds, if any. */
+  resultRecord: CloudRecord | null;
+  /** The records each tool call was read from, by call ID. */
+  toolRecords: Map<string, CloudRecord[]>;
 }
 
 export interface LifecycleEvent {
@@ -84,6 +90,9 @@ function newRun(runId: string): CloudRun {
     simplified: false,
     interactionUpdates: [],
     interactions: null,
+    contentRecords: [],
+    resultRecord: null,
+    toolRecords: new Map(),
   };
 }
 
@@ -98,14 +107,17 @@ class RunBook {
     return run;
   }
   /** A REST run object: status and times the API reported. */
-  snapshot(value: unknown): void {
+  snapshot(value: unknown, record: CloudRecord): void {
     const body = obj(value);
     const runId = str(body?.id);
     if (body === null || runId === null) return;
     const run = this.get(runId);
     run.status = str(body.status) ?? run.status;
     run.createdAt = body.createdAt ?? run.createdAt;
-    run.resultText = str(body.result) ?? run.resultText;
+    if (str(body.result) !== null) {
+      run.resultText = str(body.result);
+      run.resultRecord = record;
+    }
     if (typeof body.durationMs === 'number') run.durationMs = durationMsOrNull(body.durationMs);
     run.git = body.git ?? run.git;
   }
@@ -124,27 +136,37 @@ function applySse(run: CloudRun, record: CloudRecord): void {
     case 'assistant':
       run.simplified = true;
       run.text.push(typeof data.text === 'string' ? data.text : '');
+      run.contentRecords.push(record);
       return;
     case 'thinking':
       run.simplified = true;
       run.thinking.push(typeof data.text === 'string' ? data.text : '');
+      run.contentRecords.push(record);
       return;
     case 'tool_call':
       run.simplified = true;
-      mergeTool(run, str(data.callId), {
-        name: str(data.name),
-        status: str(data.status),
-        args: data.args,
-        result: data.result,
-        truncated: data.truncated,
-      });
+      mergeTool(
+        run,
+        str(data.callId),
+        {
+          name: str(data.name),
+          status: str(data.status),
+          args: data.args,
+          result: data.result,
+          truncated: data.truncated,
+        },
+        record,
+      );
       return;
     case 'interaction_update':
       run.interactionUpdates.push(record);
       return;
     case 'result':
       run.status = str(data.status) ?? run.status;
-      run.resultText = typeof data.text === 'string' ? data.text : run.resultText;
+      if (typeof data.text === 'string') {
+        run.resultText = data.text;
+        run.resultRecord = record;
+      }
       if (typeof data.durationMs === 'number') run.durationMs = durationMsOrNull(data.durationMs);
       run.git = data.git ?? run.git;
       return;
@@ -174,8 +196,10 @@ function mergeTool(
     result?: unknown;
     truncated?: unknown;
   },
+  record: CloudRecord,
 ): CloudTool {
   const callId = id ?? `#${run.tools.size}`;
+  run.toolRecords.set(callId, [...(run.toolRecords.get(callId) ?? []), record]);
   const prior = run.tools.get(callId);
   const tool: CloudTool = {
     callId,
@@ -202,18 +226,24 @@ function applyInteractions(run: CloudRun): void {
     const delta = run.simplified ? null : interactionDelta(interactionPayload({ data: record.data }));
     if (delta === null)
       run.otherEvents.push({ line: record.line, event: record.event, id: record.id, data: record.data });
-    else if (delta.kind === 'text') run.text.push(delta.text);
-    else if (delta.kind === 'thinking') run.thinking.push(delta.text);
-    else if (delta.kind === 'tool-output') {
-      const tool = mergeTool(run, delta.callId, { name: null, status: null });
+    else if (delta.kind === 'text' || delta.kind === 'thinking') {
+      (delta.kind === 'text' ? run.text : run.thinking).push(delta.text);
+      run.contentRecords.push(record);
+    } else if (delta.kind === 'tool-output') {
+      const tool = mergeTool(run, delta.callId, { name: null, status: null }, record);
       tool.output = (tool.output ?? '') + delta.text;
     } else
-      mergeTool(run, delta.callId, {
-        name: delta.name,
-        status: delta.phase === 'completed' ? 'completed' : 'running',
-        args: delta.args ?? undefined,
-        result: delta.result ?? undefined,
-      });
+      mergeTool(
+        run,
+        delta.callId,
+        {
+          name: delta.name,
+          status: delta.phase === 'completed' ? 'completed' : 'running',
+          args: delta.args ?? undefined,
+          result: delta.result ?? undefined,
+        },
+        record,
+      );
   }
 }
 
@@ -235,7 +265,7 @@ function applyRest(state: CloudAgentState, book: RunBook, record: CloudRecord): 
   if (agent !== null) state.agent = { ...(state.agent ?? {}), ...agent };
   const runs = obj(body?.run) ? [body!.run] : /\/runs\/[^/]+$/.test(endpoint) ? [body] : [];
   if (/\/runs$/.test(endpoint) && Array.isArray(body?.items)) runs.push(...body.items);
-  for (const run of runs) book.snapshot(run);
+  for (const run of runs) book.snapshot(run, record);
   if (agent === null && runs.length === 0)
     state.otherRecords.push({ line: record.line, endpoint: record.endpoint, body: record.body });
 }

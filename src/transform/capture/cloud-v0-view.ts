@@ -6,6 +6,7 @@
 import type { CloudV0Contribution, JsonObject } from '../../extract/capture/capture-contribution.js';
 import { obj, str } from '../../extract/capture/json-values.js';
 import type { TimeProblem } from '../../shared/time/read-instant.js';
+import { rowSource } from '../row-source.js';
 import type { SessionView, ViewMessage } from '../session-view.js';
 import { claimId } from '../store/store-identity.js';
 import { timeDiagnostics } from '../time-diagnostics.js';
@@ -49,6 +50,7 @@ export function cloudV0View(contribution: CloudV0Contribution): SessionView {
         time: { kind: 'missing', inferable: false },
         origin: 'cloud',
         extensions: { index, unknownFields: unknownFields(message, ['id', 'type', 'text']) },
+        sources: [rowSource(occurrence, `cloud-v0:messages#${index}`)],
       }),
     );
   });

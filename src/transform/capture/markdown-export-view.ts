@@ -7,6 +7,7 @@ import type { MarkdownExportContribution } from '../../extract/capture/capture-c
 import type { MarkdownDocument } from '../../extract/capture/markdown/markdown-document.js';
 import type { SessionOccurrence } from '../../extract/source-adapter.js';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { rowSource } from '../row-source.js';
 import type { SessionView } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import { CaptureMessageIds } from './capture-message-id.js';
@@ -62,6 +63,7 @@ export function markdownExportView(contribution: MarkdownExportContribution): Se
         mode: turn.mode,
         elidedToolActivity: turn.elisions,
       },
+      sources: [rowSource(contribution.occurrence, `markdown:line:${turn.line}`)],
     });
   });
   const lost = ['native-message-ids', 'tool-results'];

@@ -4,7 +4,7 @@
  */
 import type { RawBubble } from '../../extract/composer/composer-contribution.js';
 import { durationMsOrNull, readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
-import type { DirectTime, ViewMessage, ViewToolCall } from '../session-view.js';
+import type { DirectTime, RowSource, ViewMessage, ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import {
   asObject,
@@ -131,6 +131,7 @@ function toolCall(value: JsonObject, messageId: string): ViewToolCall[] {
 export function bubbleToMessage(
   bubble: RawBubble,
   index: number,
+  sources: RowSource[],
 ): Omit<ViewMessage, 'parentMessageId' | 'onActiveBranch'> {
   const identity = composerMessageId(bubble, index);
   const value = bubble.value;
@@ -151,6 +152,7 @@ export function bubbleToMessage(
       origin: 'composer',
       toolCalls: [],
       extensions: { corruption: bubble.corruption },
+      sources,
     };
   }
   const role = value.type === 2 ? 'assistant' : 'user';
@@ -177,5 +179,6 @@ export function bubbleToMessage(
     origin: 'composer',
     toolCalls: toolCall(value, identity.messageId),
     extensions: null,
+    sources,
   };
 }

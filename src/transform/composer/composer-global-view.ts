@@ -2,6 +2,7 @@
 import type { ComposerGlobalContribution } from '../../extract/composer/composer-contribution.js';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import { withAgentKv } from '../agentkv/agentkv-enrichment.js';
+import { rowSource } from '../row-source.js';
 import type { SessionView } from '../session-view.js';
 import { timeDiagnostics } from '../time-diagnostics.js';
 import { linkActiveBranch } from './active-branch.js';
@@ -21,7 +22,11 @@ function activeBranchIds(composerData: Record<string, unknown> | null): Set<stri
 export function composerGlobalView(contribution: ComposerGlobalContribution): SessionView {
   const { data, occurrence } = contribution;
   const doc = data.composerData;
-  const bases = data.bubbles.map((bubble, index) => bubbleToMessage(bubble, index));
+  const bases = data.bubbles.map((bubble, index) =>
+    bubbleToMessage(bubble, index, [
+      rowSource(occurrence, `composer:global:bubbleId:${occurrence.sessionId}:${bubble.keyBubbleId}`),
+    ]),
+  );
   const collision = separateCollidingIds(bases, {
     sessionId: occurrence.sessionId,
     sourceRef: occurrence.occurrenceRef,

@@ -7,6 +7,7 @@ import type {
   RawBubble,
 } from '../../extract/composer/composer-contribution.js';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
+import { rowSource } from '../row-source.js';
 import type { SessionView } from '../session-view.js';
 import { timeDiagnostics } from '../time-diagnostics.js';
 import { linkActiveBranch } from './active-branch.js';
@@ -34,7 +35,7 @@ function entryMessages(
   if (kind === 'head') return indexPlaceholders(entry, generations);
   if (kind === 'inline') {
     const conversation = Array.isArray(entry.conversation) ? entry.conversation : [];
-    return conversation.map((value, index) => bubbleToMessage(inlineBubble(value, index), index));
+    return conversation.map((value, index) => bubbleToMessage(inlineBubble(value, index), index, []));
   }
   const bubbles = Array.isArray(entry.bubbles)
     ? entry.bubbles
@@ -44,7 +45,7 @@ function entryMessages(
   return bubbles.map((value, index) => {
     const object = asObject(value);
     return object === null
-      ? bubbleToMessage(inlineBubble(value, index), index)
+      ? bubbleToMessage(inlineBubble(value, index), index, [])
       : legacyChatMessage(object, index);
   });
 }
@@ -59,7 +60,11 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
     readTimeField(entry.lastUpdatedAt, 'composer.lastUpdatedAt', problems) ??
     readTimeField(entry.updatedAt, 'composer.updatedAt', problems) ??
     readTimeField(entry.lastSendTime, 'composer.lastSendTime', problems);
-  const bases = entryMessages(data.entryKind, entry, data.generations);
+  // Every message is an element of the index entry: `composerData:<id>#<index>`.
+  const bases = entryMessages(data.entryKind, entry, data.generations).map((base, index) => ({
+    ...base,
+    sources: [rowSource(occurrence, `composer:workspace:composerData:${occurrence.sessionId}#${index}`)],
+  }));
   const collision = separateCollidingIds(bases, {
     sessionId: occurrence.sessionId,
     sourceRef: occurrence.occurrenceRef,

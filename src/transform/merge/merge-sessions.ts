@@ -4,13 +4,30 @@
  * IDs, parents rebuilt. `preferred` picks scalar winners only.
  */
 
-import type { SessionView, ViewMessage } from '../session-view.js';
+import type { RowSource, SessionView, ViewMessage, ViewToolCall } from '../session-view.js';
 import { claimId } from '../store/store-identity.js';
 import { alignMessages } from './align-messages.js';
 import { mergeToolCalls } from './merge-tool-calls.js';
 import { hasRealContent } from './message-keys.js';
 
 export type Preferred = 'composer' | 'store';
+
+/** A message's calls with their sources spelled out (a call without its own is read with its message). */
+function sourcedCalls(message: ViewMessage): ViewToolCall[] {
+  return message.toolCalls.map((call) =>
+    call.sources !== undefined && call.sources.length > 0 ? call : { ...call, sources: message.sources },
+  );
+}
+
+/** Both sides' records; a side is chosen where the merged content is its content. */
+function pairSources(composer: ViewMessage, store: ViewMessage, content: string): RowSource[] {
+  const mark = (sources: readonly RowSource[], chosen: boolean): RowSource[] =>
+    sources.map((source) => ({ ...source, chosen: source.chosen && chosen }));
+  return [
+    ...mark(composer.sources, content === composer.content),
+    ...mark(store.sources, content === store.content),
+  ];
+}
 
 function mergePair(composer: ViewMessage, store: ViewMessage, preferred: Preferred): ViewMessage {
   const storeWins = preferred === 'store' && hasRealContent(store);
@@ -33,7 +50,8 @@ function mergePair(composer: ViewMessage, store: ViewMessage, preferred: Preferr
     outputTokens: composer.outputTokens ?? store.outputTokens,
     durationMs: composer.durationMs ?? store.durationMs,
     origin: 'both',
-    toolCalls: mergeToolCalls(composer.toolCalls, store.toolCalls),
+    toolCalls: mergeToolCalls(sourcedCalls(composer), sourcedCalls(store)),
+    sources: pairSources(composer, store, content),
   };
 }
 

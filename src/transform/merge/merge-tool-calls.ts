@@ -4,6 +4,7 @@
  * missing on a side; unmatched Store calls append in Store order, keeping their Store-side IDs.
  */
 import { canonicalJson } from '../../shared/json/canonical-json.js';
+import { notChosen } from '../row-source.js';
 import type { ViewToolCall } from '../session-view.js';
 
 type Rule = (c: ViewToolCall, s: ViewToolCall) => boolean;
@@ -29,6 +30,7 @@ function enrich(composer: ViewToolCall, store: ViewToolCall): ViewToolCall {
     error: composer.error ?? (composer.status === store.status ? store.error : null),
     files: composer.files.length > 0 ? composer.files : store.files,
     nativeCallId: composer.nativeCallId ?? store.nativeCallId,
+    sources: [...(composer.sources ?? []), ...notChosen(store.sources ?? [])],
   };
 }
 

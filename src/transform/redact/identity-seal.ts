@@ -40,6 +40,15 @@ export class IdentitySeal {
     return id;
   }
 
+  /**
+   * A record locator with every content hash in it sealed (a Store blob ID hashes its content), and
+   * a sealed session ID in place of the plain one.
+   */
+  sealLocator(locator: string, sessionId: string, sealedSessionId: string): string {
+    const renamed = sessionId === sealedSessionId ? locator : locator.split(sessionId).join(sealedSessionId);
+    return renamed.replace(new RegExp(HEX64, 'g'), (hash) => this.hmac('id', hash));
+  }
+
   /** An opaque reference derived from a sealed ID (an occurrence reference) sealed alike. */
   sealRef(ref: string): string {
     return this.hmac('ref', ref);

@@ -134,6 +134,13 @@ function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSe
     };
   });
   const sealedRef = sessionId !== input.session.session_id;
+  const toolKeys = new Map(input.toolCalls.map((row, i) => [row.archive_key, toolCalls[i]!.archive_key]));
+  const rowProvenance = input.rowProvenance.map((row) => ({
+    ...row,
+    session_id: sessionId,
+    row_id: row.row_kind === 'message' ? id(row.row_id) : (toolKeys.get(row.row_id) ?? row.row_id),
+    locator: seal.sealLocator(row.locator, input.session.session_id, sessionId),
+  }));
   const sourceInstances = input.sourceInstances.map((row) => ({
     ...row,
     session_id: sessionId,
@@ -150,6 +157,7 @@ function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSe
     messages,
     toolCalls,
     sourceInstances,
+    rowProvenance,
     diagnostics: input.diagnostics.map((d) =>
       d.sessionId === undefined ? d : { ...d, sessionId: seal.sealId(d.sessionId) },
     ),

@@ -3,7 +3,10 @@
  * ignored, `tool` leaves joined to calls by exact call ID. Missing blobs, malformed leaves,
  * unsupported blocks and orphan results make the view partial; nothing is guessed.
  */
+
+import type { SessionOccurrence } from '../../extract/source-adapter.js';
 import type { StoreLeaf } from '../../extract/store/store-contribution.js';
+import { rowSource } from '../row-source.js';
 import type { ViewMessage } from '../session-view.js';
 import {
   asObject,
@@ -46,7 +49,10 @@ function leafResults(message: Record<string, unknown> | null): ReturnType<typeof
     : [readToolResult(message, asString(message.tool_call_id))];
 }
 
-export function storeDbMessages(leaves: readonly StoreLeaf[]): StoreMessagesResult {
+export function storeDbMessages(
+  leaves: readonly StoreLeaf[],
+  occurrence: SessionOccurrence,
+): StoreMessagesResult {
   const problems: Record<string, number> = {};
   const problem = (kind: string): void => {
     problems[kind] = (problems[kind] ?? 0) + 1;
@@ -88,6 +94,7 @@ export function storeDbMessages(leaves: readonly StoreLeaf[]): StoreMessagesResu
         content: blocks.text,
         thinking: blocks.thinking,
         toolCalls: buildToolCalls(calls, messageId, results, used),
+        sources: [rowSource(occurrence, `store-db:blob:${leaf.hash}`)],
       }),
     );
   }

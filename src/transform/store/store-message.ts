@@ -2,7 +2,10 @@
 import type { ViewMessage } from '../session-view.js';
 
 export function storeMessage(
-  fields: Pick<ViewMessage, 'messageId' | 'identityOrigin' | 'role' | 'content' | 'thinking' | 'toolCalls'> &
+  fields: Pick<
+    ViewMessage,
+    'messageId' | 'identityOrigin' | 'role' | 'content' | 'thinking' | 'toolCalls' | 'sources'
+  > &
     Partial<Pick<ViewMessage, 'parentMessageId' | 'onActiveBranch' | 'isSidechain'>>,
 ): ViewMessage {
   // Named fields, not spreads of the defaults and `fields`: a spread copy costs ~4 KB of garbage.
@@ -25,5 +28,6 @@ export function storeMessage(
     origin: 'store',
     toolCalls: fields.toolCalls,
     extensions: null,
+    sources: fields.sources,
   };
 }

@@ -142,7 +142,7 @@ function dbView(c: StoreDbContribution): StoreRepresentationView {
       transcriptState: null,
     };
   }
-  const { messages, problems } = storeDbMessages(c.data.leaves);
+  const { messages, problems } = storeDbMessages(c.data.leaves, c.occurrence);
   for (const problem of c.data.treeProblems) problems[problem] = (problems[problem] ?? 0) + 1;
   const partial = Object.keys(problems).length > 0;
   const notes = partial
@@ -158,7 +158,7 @@ function dbView(c: StoreDbContribution): StoreRepresentationView {
 
 function transcriptView(c: StoreTranscriptContribution): StoreRepresentationView {
   const base = baseStoreView(c, null, null);
-  const { messages, state, counts } = transcriptMessages(c.data);
+  const { messages, state, counts } = transcriptMessages(c.data, c.occurrence);
   const partial = state !== 'parsed';
   const notes =
     partial && messages.length > 0

@@ -3,8 +3,11 @@
  * not messages; errors, unsupported records, malformed frames, a partial tail or a cut read degrade
  * the state. Identity `store:v1:transcript:<sha256>:<n>` in line order.
  */
+
+import type { SessionOccurrence } from '../../extract/source-adapter.js';
 import type { StoreTranscriptData } from '../../extract/store/store-contribution.js';
-import type { ViewMessage } from '../session-view.js';
+import { frameSource, rowSource } from '../row-source.js';
+import type { RowSource, ViewMessage } from '../session-view.js';
 import { asObject, asString, readBlocks } from './store-blocks.js';
 import { StoreIdentityAllocator, transcriptFingerprint } from './store-identity.js';
 import { storeMessage } from './store-message.js';
@@ -53,7 +56,17 @@ function stateOf(
   return 'empty';
 }
 
-export function transcriptMessages(data: StoreTranscriptData): TranscriptMessagesResult {
+/** A JSONL record by its zero-based frame; a plain-text transcript's by its zero-based line. */
+function recordSource(data: StoreTranscriptData, occurrence: SessionOccurrence, line: number): RowSource {
+  return data.format === 'jsonl'
+    ? frameSource(occurrence, 'store-transcript', line - 1)
+    : rowSource(occurrence, `store-transcript:line:${line - 1}`);
+}
+
+export function transcriptMessages(
+  data: StoreTranscriptData,
+  occurrence: SessionOccurrence,
+): TranscriptMessagesResult {
   const counts = {
     errorLines: 0,
     unsupportedLines: 0,
@@ -64,9 +77,12 @@ export function transcriptMessages(data: StoreTranscriptData): TranscriptMessage
   const messages: ViewMessage[] = [];
   let previousActive: string | null = null;
   let previous: string | null = null;
-  for (const { record } of data.records) {
+  /** Messages before this index belong to turns a terminal lifecycle frame closed. */
+  let closed = 0;
+  for (const { line, record } of data.records) {
     if (record.type === 'turn_ended') {
       counts.lifecycleFrames += 1;
+      closed = messages.length;
       continue;
     }
     if (record.type === 'error') {
@@ -107,10 +123,15 @@ export function transcriptMessages(data: StoreTranscriptData): TranscriptMessage
         isSidechain,
         // Transcripts hold no results to join: the `tool_use` ID is kept as data only.
         toolCalls: buildToolCalls(calls, messageId, new Map(), new Set()),
+        sources: [recordSource(data, occurrence, line)],
       }),
     );
     previous = messageId;
     if (!isSidechain) previousActive = messageId;
   }
+  // Content is available before its turn is complete: kept, and marked open until the frame arrives.
+  if (data.format === 'jsonl')
+    for (let i = closed; i < messages.length; i++)
+      messages[i] = { ...messages[i]!, extensions: { turn: 'open' } };
   return { messages, state: stateOf(data, messages.length, counts), counts };
 }

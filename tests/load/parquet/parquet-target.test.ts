@@ -81,6 +81,7 @@ describe('etl run --target parquet:<dir>', () => {
     expect(rewritten.sort()).toEqual(
       [
         `messages/bucket=${bucket}`,
+        `row_provenance/bucket=${bucket}`,
         `sessions/bucket=${bucket}`,
         `source_instances/bucket=${bucket}`,
         `tool_calls/bucket=${bucket}`,

@@ -67,6 +67,11 @@ describe('agentKv enrichment of Composer views', () => {
       ['user', 'Summarize the repo'],
       ['assistant', 'The repo has src, tests and docs.'],
     ]);
+    // Each rebuilt message points at its blob's cursorDiskKV key (row_provenance).
+    for (const message of rich.views.get(AGENTKV_SESSIONS.agentKvOnly)!.messages)
+      expect(
+        message.sources.map((s) => [s.representation, s.locator.split(':').slice(0, 4).join(':'), s.chosen]),
+      ).toEqual([['composer-agentkv', 'composer:global:agentKv:blob', true]]);
     expect(rich.run.map((d) => [d.code, d.details])).toEqual([
       ['AGENTKV_BLOBS_UNLINKED', { count: 1, jsonBlobs: 10 }],
     ]);

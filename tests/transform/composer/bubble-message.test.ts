@@ -15,6 +15,7 @@ const failedTool = (result: string) =>
       },
     },
     0,
+    [],
   ).toolCalls[0]!;
 
 describe('Composer tool errors', () => {

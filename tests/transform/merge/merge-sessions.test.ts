@@ -18,6 +18,7 @@ function msg(
       content,
       thinking: null,
       toolCalls: [],
+      sources: [],
     }),
     ...(fromStore ? {} : { identityOrigin: 'composer-native', origin: 'composer' }),
     ...extra,

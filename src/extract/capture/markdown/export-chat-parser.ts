@@ -50,6 +50,7 @@ export function parseExportChat(lines: readonly string[]): MarkdownDocument {
     return {
       role,
       section,
+      line: roleLine,
       text,
       thinking: null,
       unterminatedThinking: 0,

@@ -15,6 +15,8 @@ export interface MarkdownTurn {
   role: 'user' | 'assistant';
   /** Zero-based section ordinal in the file (the position model for Markdown). */
   section: number;
+  /** Zero-based physical line of the turn's role marker. */
+  line: number;
   text: string;
   /** Thinking the file renders for this turn (SpecStory `<think>` blocks), split out of `text`. */
   thinking: string | null;

@@ -85,6 +85,7 @@ export function parseSpecStory(lines: readonly string[]): MarkdownDocument {
     role: 'user' | 'assistant';
     annotation: string | null;
     marker: string;
+    line: number;
     body: string[];
     fenced: boolean[];
   } | null = null;
@@ -101,6 +102,7 @@ export function parseSpecStory(lines: readonly string[]): MarkdownDocument {
       turns.push({
         role: current.role,
         section: turns.length,
+        line: current.line,
         text,
         thinking: split.thinking,
         unterminatedThinking: split.unterminated,
@@ -117,11 +119,11 @@ export function parseSpecStory(lines: readonly string[]): MarkdownDocument {
     if (marker) {
       close();
       const role = marker[1] === 'User' ? 'user' : 'assistant';
-      current = { role, annotation: marker[2] ?? null, marker: marker[1]!, body: [], fenced: [] };
+      current = { role, annotation: marker[2] ?? null, marker: marker[1]!, line: i, body: [], fenced: [] };
     } else if (!fenced[i] && STEP_MARKER.test(line)) {
       if (current?.role !== 'assistant') {
         close();
-        current = { role: 'assistant', annotation: null, marker: 'Assistant', body: [], fenced: [] };
+        current = { role: 'assistant', annotation: null, marker: 'Assistant', line: i, body: [], fenced: [] };
       }
     } else if (current !== null) {
       current.body.push(line);
