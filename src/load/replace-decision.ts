@@ -1,15 +1,25 @@
 /**
  * Whole-session replace safety: digests decide change; a partial view never overwrites a complete
- * one; an ambiguity never replaces archived rows; identical input writes nothing; a backup never
- * replaces a complete view from a live source unless asked.
+ * one; an ambiguity never replaces archived rows; identical input writes nothing; a capture never
+ * replaces a complete session backed by Cursor's own data (the precedence of a run that reads
+ * both, so the outcome does not depend on which sources a run includes); a backup never replaces a
+ * complete view from a live source unless asked.
  */
-export type LoadAction = 'insert' | 'unchanged' | 'replace' | 'keep-complete' | 'keep-ambiguous';
+export type LoadAction =
+  | 'insert'
+  | 'unchanged'
+  | 'replace'
+  | 'keep-complete'
+  | 'keep-cursor-data'
+  | 'keep-ambiguous';
 
 export interface ArchivedState {
   viewDigest: string;
   fidelity: 'complete' | 'partial';
   /** True when a contributor of the archived view was read from a non-backup carrier. */
   liveContributed?: boolean;
+  /** True when Composer or Store data (not a capture) supplied the archived view. */
+  cursorBacked?: boolean;
   /** The archived instances' `provenanceKey`, when the target can update provenance in place. */
   provenance?: string;
 }
@@ -20,6 +30,8 @@ export interface IncomingState {
   resolutionState: 'complete' | 'partial' | 'ambiguous';
   /** True when every contributor of the incoming view was read from a backup archive. */
   backupOnly?: boolean;
+  /** True when every contributor of the incoming view is a capture. */
+  captureBacked?: boolean;
 }
 
 export interface LoadPolicy {
@@ -38,6 +50,8 @@ export function decideLoad(
   if (archived.viewDigest === incoming.viewDigest) return 'unchanged';
   if (incoming.resolutionState === 'ambiguous') return 'keep-ambiguous';
   if (incoming.fidelity === 'partial' && archived.fidelity === 'complete') return 'keep-complete';
+  if (incoming.captureBacked === true && archived.fidelity === 'complete' && archived.cursorBacked === true)
+    return 'keep-cursor-data';
   if (
     incoming.backupOnly === true &&
     archived.fidelity === 'complete' &&
