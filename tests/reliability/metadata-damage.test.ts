@@ -43,7 +43,9 @@ async function reasonCodes(warehouse: string): Promise<Map<string, string[]>> {
   return new Map(rows.map((r) => [String(r.session_id), JSON.parse(String(r.reason_codes)) as string[]]));
 }
 
-describe('damaged metadata is unknown, never "none": the view is partial and never replaces the archive', () => {
+describe('damaged metadata is unknown, never "none": the view is partial and never replaces the archive', {
+  timeout: 300_000,
+}, () => {
   for (let i = 0; i < CASES; i++) {
     const ws = WORKSPACE_DAMAGES[i % WORKSPACE_DAMAGES.length]!;
     const meta = META_DAMAGES[i % META_DAMAGES.length]!;

@@ -5,10 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { completeBasic } from '../../fixtures/capture/cli-captures.js';
-import { writeCapture } from '../../fixtures/capture/write-capture.js';
-import { writeComposer } from '../../fixtures/composer/composer-session.js';
-import { StateDbBuilder } from '../../fixtures/composer/state-db-builder.js';
+import { writeSharedSession } from '../../fixtures/hostile/capture-backing.js';
 import { archivedSessions, archiveRun, verifyProblems } from '../helpers/archive-run.js';
 import { queryRows } from '../helpers/query-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
@@ -16,25 +13,7 @@ import { tempDir } from '../helpers/run-cli.js';
 const ID = 'sess-c0ffee-shared-01';
 
 function sources(root: string) {
-  const userDir = join(root, 'User');
-  const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
-  writeComposer(db, {
-    id: ID,
-    name: 'Composer title',
-    bubbles: [
-      { id: 'b1', role: 'user', text: 'composer question' },
-      { id: 'b2', role: 'assistant', text: 'composer answer' },
-    ],
-  });
-  db.close();
-  const inputs = join(root, 'in');
-  writeCapture(inputs, 'shared.ndjson', completeBasic(ID));
-  const noStore = ['--cursor-store-root', join(root, 'no-store')];
-  return {
-    cursor: [...noStore, '--cursor-user-dir', userDir],
-    capture: [...noStore, '--input', inputs],
-    both: [...noStore, '--cursor-user-dir', userDir, '--input', inputs],
-  };
+  return writeSharedSession(root, ID, 'complete');
 }
 
 async function backing(warehouse: string) {
@@ -49,7 +28,9 @@ async function backing(warehouse: string) {
   return { session, instances, sessions: await archivedSessions(warehouse) };
 }
 
-describe('a capture-only run never overwrites a Composer-backed session that reuses its ID', () => {
+describe('a capture-only run never overwrites a Composer-backed session that reuses its ID', {
+  timeout: 300_000,
+}, () => {
   it('Cursor first, then captures only, then both: archive as one run with both', async () => {
     const root = tempDir('etl-backing-');
     const run = sources(root);
