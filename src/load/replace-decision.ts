@@ -1,9 +1,7 @@
 /**
- * Whole-session replace safety: digests decide change; a partial view never overwrites a complete
- * one; an ambiguity never replaces archived rows; identical input writes nothing; a capture never
- * replaces a complete session backed by Cursor's own data (the precedence of a run that reads
- * both, so the outcome does not depend on which sources a run includes); a backup never replaces a
- * complete view from a live source unless asked.
+ * Whole-session replace safety: digests decide change; partial never overwrites complete; an
+ * ambiguity never replaces archived rows; a capture never replaces a complete session Cursor's data
+ * backs (as in a run reading both); a backup never replaces a live complete view unless asked.
  */
 export type LoadAction =
   | 'insert'

@@ -96,10 +96,9 @@ export class ComposerTree {
   }
 
   /**
-   * Attribution of a global session: its own stamp, else the global header stamp, else the
-   * code-point-smallest workspace whose index names it; memberships are all of them. Without a
-   * stamped path, a damaged `workspace.json` on the way (the stamped workspace, or one whose index
-   * names the session) leaves the workspace unknown.
+   * Attribution of a global session: its own stamp, else the header stamp, else the smallest
+   * workspace whose index names it; memberships are all of them. A damaged `workspace.json` met on
+   * the way, before any stamped path, leaves the workspace unknown.
    */
   attribute(
     composerId: string,

@@ -1,8 +1,7 @@
 /**
- * `workspace.json` → normalized workspace path. `workspace` (a `.code-workspace` URI) is preferred
- * over `folder`. A missing file, or one naming no usable folder, is a pathless workspace (`path`
- * null); a file that is present but cannot be read as a workspace (unreadable, truncated, not an
- * object, a field of another type) is damage: `problem` names it and the workspace is unknown.
+ * `workspace.json` → normalized workspace path (`workspace` preferred over `folder`). A missing
+ * file or no usable folder is a pathless workspace; a file present but unreadable as a workspace
+ * (cut, not an object, a field of another type) is damage: `problem` names it, the path is unknown.
  */
 import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';

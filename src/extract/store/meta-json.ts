@@ -1,8 +1,7 @@
 /**
- * Reads `meta.json` facts under a small bound: strict UTF-8 JSON; only the documented fields are
- * kept (a secret or unknown field never leaves this function). A `schemaVersion` other than the
- * documented 1 is unsupported metadata; a documented field of another type is damage: `problem`
- * names it and that field is unknown, while the well-typed ones are kept.
+ * Reads `meta.json` facts under a small bound: strict UTF-8 JSON, documented fields only (a secret
+ * never leaves). A `schemaVersion` other than 1 is unsupported; a documented field of another type
+ * is damage: `problem` names it, that field is unknown and the well-typed ones are kept.
  */
 import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
