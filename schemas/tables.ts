@@ -75,7 +75,7 @@ export const sessionsTable = defineTable('sessions', 'One row per logical Cursor
   title: nullable('text', 'Session title from the source metadata; NULL when the source has none.'),
   workspace_path: nullable(
     'text',
-    'Normalized workspace path the session belongs to; NULL when the source gives no path.',
+    'Normalized workspace path the session belongs to; NULL when the source gives no path, or when it is unknown: damaged workspace metadata (then `reason_codes` holds `workspace-unknown` and the row is partial).',
   ),
   resolved_source: oneOf(RESOLVED_SOURCES, 'Representation the resolved view was built from.'),
   preferred_source: oneOf(

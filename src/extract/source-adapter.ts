@@ -45,6 +45,11 @@ export interface SessionOccurrence {
   workspacePath: string | null;
   /** Every normalized workspace this occurrence belongs to (defaults to `workspacePath` alone). */
   workspaceMemberships?: readonly string[];
+  /**
+   * Why the workspace evidence is damaged (e.g. a truncated `workspace.json`), when it is: the
+   * workspace is then unknown, which is not "no workspace" (`workspacePath` null by itself).
+   */
+  workspaceProblem?: string | null;
   /** Cheap per-session change evidence inside a source (no payload read), when available. */
   sessionFingerprint?: string;
   /**

@@ -1,6 +1,6 @@
 /** Applies `decideLoad` to a batch: one action per session, and the sessions that must be written. */
 import type { NormalizedSession } from '../transform/normalized-session.js';
-import { isBackupOnly, provenanceKey } from './carrier-provenance.js';
+import { isBackupOnly, isCaptureBacked, provenanceKey } from './carrier-provenance.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, decideLoad, type LoadPolicy } from './replace-decision.js';
 import type { LoadResult } from './target.js';
 
@@ -9,6 +9,8 @@ export interface LoadPlan {
   writes: NormalizedSession[];
   /** Unchanged sessions read from another place: only their provenance (instances, row provenance) is rewritten. */
   relocated: NormalizedSession[];
+  /** Captures of sessions Cursor's data backs (`keep-cursor-data`): recorded as superseded instances. */
+  setAside: NormalizedSession[];
 }
 
 export function planLoads(
@@ -16,20 +18,28 @@ export function planLoads(
   archived: ReadonlyMap<string, ArchivedState>,
   policy: LoadPolicy = DEFAULT_LOAD_POLICY,
 ): LoadPlan {
-  const results: LoadResult[] = sessions.map((s) => ({
-    sessionId: s.session.session_id,
-    action: decideLoad(
+  const results: LoadResult[] = sessions.map((s) => {
+    const action = decideLoad(
       archived.get(s.session.session_id),
       {
         viewDigest: s.session.view_digest,
         fidelity: s.session.fidelity,
         resolutionState: s.session.resolution_state,
         backupOnly: isBackupOnly(s.sourceInstances),
+        captureBacked: isCaptureBacked(s.sourceInstances),
       },
       policy,
-    ),
-    ...(s.session.resolution_state === 'ambiguous' ? { ambiguous: true as const } : {}),
-  }));
+    );
+    const ambiguous = s.session.resolution_state === 'ambiguous' ? { ambiguous: true as const } : {};
+    if (action !== 'keep-cursor-data') return { sessionId: s.session.session_id, action, ...ambiguous };
+    const representations = [...new Set(s.sourceInstances.map((i) => i.representation))].sort();
+    return {
+      sessionId: s.session.session_id,
+      action,
+      ...ambiguous,
+      setAside: { representations, fidelity: s.session.fidelity },
+    };
+  });
   const writes = sessions.filter(
     (_, i) => results[i]!.action === 'insert' || results[i]!.action === 'replace',
   );
@@ -41,5 +51,6 @@ export function planLoads(
       provenance !== provenanceKey(s.sourceInstances, s.rowProvenance)
     );
   });
-  return { results, writes, relocated };
+  const setAside = sessions.filter((_, i) => results[i]!.action === 'keep-cursor-data');
+  return { results, writes, relocated, setAside };
 }

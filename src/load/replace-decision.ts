@@ -1,15 +1,23 @@
 /**
- * Whole-session replace safety: digests decide change; a partial view never overwrites a complete
- * one; an ambiguity never replaces archived rows; identical input writes nothing; a backup never
- * replaces a complete view from a live source unless asked.
+ * Whole-session replace safety: digests decide change; partial never overwrites complete; an
+ * ambiguity never replaces archived rows; a capture never replaces a complete session Cursor's data
+ * backs (as in a run reading both); a backup never replaces a live complete view unless asked.
  */
-export type LoadAction = 'insert' | 'unchanged' | 'replace' | 'keep-complete' | 'keep-ambiguous';
+export type LoadAction =
+  | 'insert'
+  | 'unchanged'
+  | 'replace'
+  | 'keep-complete'
+  | 'keep-cursor-data'
+  | 'keep-ambiguous';
 
 export interface ArchivedState {
   viewDigest: string;
   fidelity: 'complete' | 'partial';
   /** True when a contributor of the archived view was read from a non-backup carrier. */
   liveContributed?: boolean;
+  /** True when Composer or Store data (not a capture) supplied the archived view. */
+  cursorBacked?: boolean;
   /** The archived instances' `provenanceKey`, when the target can update provenance in place. */
   provenance?: string;
 }
@@ -20,6 +28,8 @@ export interface IncomingState {
   resolutionState: 'complete' | 'partial' | 'ambiguous';
   /** True when every contributor of the incoming view was read from a backup archive. */
   backupOnly?: boolean;
+  /** True when every contributor of the incoming view is a capture. */
+  captureBacked?: boolean;
 }
 
 export interface LoadPolicy {
@@ -38,6 +48,8 @@ export function decideLoad(
   if (archived.viewDigest === incoming.viewDigest) return 'unchanged';
   if (incoming.resolutionState === 'ambiguous') return 'keep-ambiguous';
   if (incoming.fidelity === 'partial' && archived.fidelity === 'complete') return 'keep-complete';
+  if (incoming.captureBacked === true && archived.fidelity === 'complete' && archived.cursorBacked === true)
+    return 'keep-cursor-data';
   if (
     incoming.backupOnly === true &&
     archived.fidelity === 'complete' &&

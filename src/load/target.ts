@@ -48,6 +48,8 @@ export interface LoadResult {
   action: LoadAction;
   /** The incoming view is ambiguous (divergent replicas), whatever was done with it. */
   ambiguous?: true;
+  /** For `keep-cursor-data`: the capture representations set aside and their view's fidelity. */
+  setAside?: { representations: string[]; fidelity: string };
 }
 
 export interface RunCounts {

@@ -872,6 +872,15 @@ export const CATALOGUE = {
         remedy: z.string().optional(),
       }),
   },
+  WORKSPACE_JSON_INVALID: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      "A Composer workspace's workspace.json is present but not a readable workspace (truncated, not JSON, a field of another type); the workspace of the sessions it names is unknown.",
+    remedy:
+      'None; the view is partial (reason code `workspace-unknown`), so it never replaces a complete archived session.',
+    details: (z) => z.object({ reason: z.string(), outcome: outcome(z) }),
+  },
   WORKSPACE_NOT_FOUND: {
     severity: ['info'],
     exit: null,

@@ -4,13 +4,28 @@ import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
 
 export function keptSessionDiagnostics(results: readonly LoadResult[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const { sessionId, action } of results) {
+  for (const { sessionId, action, setAside } of results) {
     if (action === 'keep-complete') {
       out.push(
         diagnostic(
           'PARTIAL_VIEW_KEPT_COMPLETE',
           'A partial view was not loaded over the archived complete session; the archive is unchanged',
           { action },
+          { sessionId },
+        ),
+      );
+    } else if (action === 'keep-cursor-data') {
+      out.push(
+        diagnostic(
+          'CAPTURE_SET_ASIDE',
+          "The archived session is backed by Cursor's own data; a capture of the same session was set aside",
+          {
+            kept: 'archived',
+            keptFidelity: 'complete',
+            setAside: setAside?.representations ?? [],
+            setAsideFidelity: setAside?.fidelity ?? 'complete',
+            rule: 'cursor-data-first',
+          },
           { sessionId },
         ),
       );

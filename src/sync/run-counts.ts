@@ -25,6 +25,6 @@ export function tally(counts: RunCounts, results: readonly LoadResult[]): void {
     if (action === 'insert') counts.sessionsInserted++;
     else if (action === 'replace') counts.sessionsReplaced++;
     else if (action === 'unchanged') counts.sessionsUnchanged++;
-    else if (action === 'keep-complete') counts.sessionsKeptComplete++;
+    else if (action === 'keep-complete' || action === 'keep-cursor-data') counts.sessionsKeptComplete++;
   }
 }

@@ -4,7 +4,12 @@
  * (archived as present, in no source). Session IDs only.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { isBackupOnly, LIVE_CONTRIBUTION_SQL } from '../load/carrier-provenance.js';
+import {
+  CURSOR_CONTRIBUTION_SQL,
+  isBackupOnly,
+  isCaptureBacked,
+  LIVE_CONTRIBUTION_SQL,
+} from '../load/carrier-provenance.js';
 import { type ArchivedState, decideLoad, type IncomingState } from '../load/replace-decision.js';
 import type { LoadResult, WarehouseTarget } from '../load/target.js';
 import { UsageError } from '../shared/errors.js';
@@ -39,7 +44,8 @@ export async function readArchivedSessions(
     : 'true';
   const reader = await connection.runAndReadAll(
     `SELECT s.session_id, s.view_digest, s.fidelity, ${present} AS present,
-       EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live
+       EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live,
+       EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${CURSOR_CONTRIBUTION_SQL}) AS cursor
        FROM sessions s`,
   );
   const map = new Map<string, ArchivedSession>();
@@ -49,6 +55,7 @@ export async function readArchivedSessions(
         viewDigest: String(row.view_digest),
         fidelity: row.fidelity === 'complete' ? 'complete' : 'partial',
         liveContributed: row.live === true,
+        cursorBacked: row.cursor === true,
       },
       present: row.present === true,
     });
@@ -78,6 +85,7 @@ class SourceProbe implements WarehouseTarget {
         fidelity: s.session.fidelity,
         resolutionState: s.session.resolution_state,
         backupOnly: isBackupOnly(s.sourceInstances),
+        captureBacked: isCaptureBacked(s.sourceInstances),
       });
     }
     return sessions.map((s) => ({ sessionId: s.session.session_id, action: 'unchanged' }));

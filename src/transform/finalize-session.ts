@@ -32,6 +32,17 @@ function sessionDiagnostics(view: SessionView): Diagnostic[] {
 }
 
 /** `digest` false leaves `view_digest` empty for a caller that rewrites the rows and digests them. */
+/** The order of a session's source instances (their `instance_ordinal`): representation, then reference. */
+export function compareInstances(
+  representationA: string,
+  refA: string,
+  representationB: string,
+  refB: string,
+): number {
+  if (representationA !== representationB) return representationA < representationB ? -1 : 1;
+  return refA < refB ? -1 : refA > refB ? 1 : 0;
+}
+
 export function finalizeSession(view: SessionView, digest = true): NormalizedSession {
   const { createdAt, updatedAt } = deriveSessionTimes(view.messages, view.createdAt, view.updatedAt);
   const times = resolveMessageTimes(view.messages, createdAt);
@@ -83,17 +94,7 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     });
   });
   const sourceInstances: SourceInstanceRow[] = [...view.instances]
-    .sort((a, b) =>
-      a.representation === b.representation
-        ? a.occurrenceRef < b.occurrenceRef
-          ? -1
-          : a.occurrenceRef > b.occurrenceRef
-            ? 1
-            : 0
-        : a.representation < b.representation
-          ? -1
-          : 1,
-    )
+    .sort((a, b) => compareInstances(a.representation, a.occurrenceRef, b.representation, b.occurrenceRef))
     .map((instance, index) => ({
       session_id: view.sessionId,
       instance_ordinal: index,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,21 +14,11 @@ import { tempDir } from '../helpers/run-cli.js';
 import { FAULT_POINTS } from './harness/crash-scenario.js';
 import { fatalCode, runEtl, tempResidue } from './harness/etl-process.js';
 import { SOAK } from './harness/hostile-runner.js';
+import { sourceSnapshot } from './harness/source-snapshot.js';
 import { probeWarehouse, sessionsChecksum } from './harness/warehouse-probe.js';
 
-/** Value sizes in MiB: up to 100 (between jsonlRecordBytes and sqliteValueBytes) in the soak only. */
-const SIZES_MIB = SOAK ? [1, 16, 40, 100] : [1, 16, 40];
-
-/** Every file under `dir` with its size and digest: what "untouched" means for the sources. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    out[path] = createHash('sha256').update(readFileSync(path)).digest('hex');
-  }
-  return out;
-}
+/** Value sizes in MiB (60: a message `etl verify` must check); 100 (between jsonlRecordBytes and sqliteValueBytes) in the soak only. */
+const SIZES_MIB = SOAK ? [1, 16, 40, 60, 100] : [1, 16, 40, 60];
 
 function runArgs(userDir: string, warehouse: string, extra: string[] = []): string[] {
   return ['run', '--json', '--cursor-user-dir', userDir, '--target', `duckdb:${warehouse}`, ...extra];
@@ -37,22 +26,24 @@ function runArgs(userDir: string, warehouse: string, extra: string[] = []): stri
 
 describe('archive trust: every value the read limits admit loads, verifies, exports and queries (source-read-limits/v1: "sqliteValueBytes 134,217,728 bytes (128 MiB) One SQLite text/blob value")', () => {
   for (const c of largeValueCases(SIZES_MIB)) {
-    it(`${c.name}: full run, then a --since-last run adding a session, keep the large session intact`, () => {
+    it(`${c.name}: full run, then a --since-last run adding a session, keep the large session intact`, {
+      timeout: 600_000,
+    }, () => {
       const root = tempDir('etl-trust-');
       const tmp = join(root, 'tmp');
       const userDir = userDirUnder(join(root, 'case'));
       const warehouse = join(root, 'out', 'w.duckdb');
       writeLargeValueCorpus(userDir, c);
       const timeoutMs = 300_000;
-      const sourcesBefore = snapshot(join(root, 'case'));
+      const sourcesBefore = sourceSnapshot(join(root, 'case'));
       const first = runEtl(runArgs(userDir, warehouse), { tmpDir: tmp, timeoutMs });
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
       writeLargeValueCorpus(userDir, c, true);
-      const sourcesLater = snapshot(join(root, 'case'));
+      const sourcesLater = sourceSnapshot(join(root, 'case'));
       const second = runEtl(runArgs(userDir, warehouse, ['--since-last']), { tmpDir: tmp, timeoutMs });
       expect(second.code).toBe(0);
-      expect(snapshot(join(root, 'case'))).toEqual(sourcesLater);
+      expect(sourceSnapshot(join(root, 'case'))).toEqual(sourcesLater);
       expect(sourcesBefore).not.toEqual(sourcesLater);
       const verify = runEtl(['verify', '--target', `duckdb:${warehouse}`], { tmpDir: tmp, timeoutMs });
       expect(verify.code).toBe(0);

@@ -103,7 +103,7 @@ export class ComposerAdapter implements SourceAdapter {
     const budget = new HydrationBudget(ctx.limits);
     const attribution = new GlobalAttribution(snapshot.db, ctx.limits, budget);
     for (const entry of scanGlobalSessions(snapshot.db, budget)) {
-      const { workspacePath, memberships } = tree.attribute(
+      const { workspacePath, memberships, workspaceProblem } = tree.attribute(
         entry.composerId,
         attribution.documentStamp(entry.composerId),
         attribution.headerStamp(entry.composerId),
@@ -115,6 +115,7 @@ export class ComposerAdapter implements SourceAdapter {
         occurrenceRefFor(source.sourceKey, entry.composerId),
         workspacePath,
         memberships,
+        workspaceProblem,
         {
           kind: 'global',
           locator: source.locator,
@@ -138,6 +139,7 @@ export class ComposerAdapter implements SourceAdapter {
         occurrenceRef: occurrenceRefFor(source.sourceKey, `${entry.kind}:${entry.composerId}`),
         workspacePath: info.workspacePath,
         workspaceMemberships: info.workspacePath === null ? [] : [info.workspacePath],
+        workspaceProblem: info.workspaceProblem,
         handle: { kind: 'workspace', locator: source.locator, entry } satisfies Handle,
       };
     }

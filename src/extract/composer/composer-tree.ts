@@ -17,13 +17,24 @@ export interface WorkspaceInfo {
   /** The `workspaceStorage/<id>` directory name (what `workspaceIdentifier.id` stamps refer to). */
   storageId: string;
   workspacePath: string | null;
+  /** Why `workspace.json` is damaged (its path is then unknown), or null. */
+  workspaceProblem: string | null;
   index: WorkspaceIndex;
+}
+
+/** A session's workspace: `problem` set means unknown (damaged evidence), never "no workspace". */
+export interface WorkspaceAttribution {
+  workspacePath: string | null;
+  memberships: string[];
+  workspaceProblem: string | null;
 }
 
 export class ComposerTree {
   readonly workspaces = new Map<string, WorkspaceInfo>();
   private readonly byStorageId = new Map<string, WorkspaceInfo>();
   private readonly memberships = new Map<string, Set<string>>();
+  /** Composer IDs named by a workspace whose `workspace.json` is damaged, with its problem. */
+  private readonly unknownMemberships = new Map<string, string>();
 
   static async read(
     sources: readonly DiscoveredSource[],
@@ -41,10 +52,12 @@ export class ComposerTree {
         opened === null
           ? { entries: [], pointerIds: new Set() }
           : readWorkspaceIndex(opened.db, ctx.limits, new HydrationBudget(ctx.limits));
+      const workspace = readWorkspaceJson(join(dir, 'workspace.json'));
       tree.add({
         source,
         storageId: basename(dir),
-        workspacePath: readWorkspaceJson(join(dir, 'workspace.json')),
+        workspacePath: workspace.path,
+        workspaceProblem: workspace.problem,
         index,
       });
     }
@@ -54,8 +67,11 @@ export class ComposerTree {
   private add(info: WorkspaceInfo): void {
     this.workspaces.set(info.source.sourceKey, info);
     this.byStorageId.set(info.storageId, info);
-    if (info.workspacePath === null) return;
     const ids = [...info.index.entries.map((entry) => entry.composerId), ...info.index.pointerIds];
+    if (info.workspaceProblem !== null)
+      for (const id of ids)
+        if (!this.unknownMemberships.has(id)) this.unknownMemberships.set(id, info.workspaceProblem);
+    if (info.workspacePath === null) return;
     for (const id of ids) {
       let paths = this.memberships.get(id);
       if (!paths) {
@@ -74,20 +90,34 @@ export class ComposerTree {
       : (this.byStorageId.get(stamp.workspaceId)?.workspacePath ?? null);
   }
 
+  private stampProblem(stamp: WorkspaceStamp | null): string | null {
+    if (stamp === null || stamp.path !== null || stamp.workspaceId === null) return null;
+    return this.byStorageId.get(stamp.workspaceId)?.workspaceProblem ?? null;
+  }
+
   /**
-   * Attribution of a global session: its own stamp, else the global header stamp, else the
-   * code-point-smallest workspace whose index names it; memberships are all of them.
+   * Attribution of a global session: its own stamp, else the header stamp, else the smallest
+   * workspace whose index names it; memberships are all of them. A damaged `workspace.json` met on
+   * the way, before any stamped path, leaves the workspace unknown.
    */
   attribute(
     composerId: string,
     documentStamp: WorkspaceStamp | null,
     headerStamp: WorkspaceStamp | null,
-  ): { workspacePath: string | null; memberships: string[] } {
-    const stamped = this.stampPath(documentStamp) ?? this.stampPath(headerStamp);
+  ): WorkspaceAttribution {
     const all = new Set(this.memberships.get(composerId) ?? []);
     for (const path of [this.stampPath(documentStamp), this.stampPath(headerStamp)])
       if (path !== null) all.add(path);
     const memberships = [...all].sort();
-    return { workspacePath: stamped ?? memberships[0] ?? null, memberships };
+    // The first evidence in precedence order decides: a path, or damage that hides one.
+    for (const stamp of [documentStamp, headerStamp]) {
+      const path = this.stampPath(stamp);
+      if (path !== null) return { workspacePath: path, memberships, workspaceProblem: null };
+      const problem = this.stampProblem(stamp);
+      if (problem !== null) return { workspacePath: null, memberships, workspaceProblem: problem };
+    }
+    const problem = this.unknownMemberships.get(composerId) ?? null;
+    if (problem !== null) return { workspacePath: null, memberships, workspaceProblem: problem };
+    return { workspacePath: memberships[0] ?? null, memberships, workspaceProblem: null };
   }
 }

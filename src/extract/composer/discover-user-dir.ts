@@ -76,14 +76,17 @@ export function discoverUserDir(
   const workspaces: DiscoveredSource[] = [];
   // What each workspace contributes to attribution: the global DB's sessions name workspaces by
   // storage ID, so the whole list shapes them, and its own path shapes each workspace's sessions.
-  const attribution: [string, string | null][] = [];
+  const attribution: [string, string | null, ...string[]][] = [];
   const workspaceRoot = join(userDir, 'workspaceStorage');
   if (entryType(workspaceRoot) === 'directory') {
     for (const name of workspaceDirNames(workspaceRoot, diagnostics)) {
       const db = join(workspaceRoot, name, 'state.vscdb');
       if (entryType(db) !== 'file') continue;
-      const workspacePath = readWorkspaceJson(join(workspaceRoot, name, 'workspace.json'));
-      attribution.push([name, workspacePath]);
+      const { path: workspacePath, problem } = readWorkspaceJson(join(workspaceRoot, name, 'workspace.json'));
+      // A damaged file joins the digest only when present, so an undamaged tree keeps its digests.
+      const evidence: [string | null, ...string[]] =
+        problem === null ? [workspacePath] : [workspacePath, problem];
+      attribution.push([name, ...evidence]);
       workspaces.push({
         sourceKey: keyFor('composer-workspace-db', db),
         kind: 'composer-workspace-db',
@@ -91,7 +94,7 @@ export function discoverUserDir(
         locator: db,
         fingerprint: {
           ...fingerprintFile(db, SQLITE_SIDECARS),
-          metadataDigest: canonicalHash(workspacePath),
+          metadataDigest: canonicalHash(problem === null ? workspacePath : evidence),
         },
       });
     }

@@ -25,6 +25,7 @@ export class GlobalOccurrence implements SessionOccurrence {
     readonly occurrenceRef: string,
     readonly workspacePath: string | null,
     readonly workspaceMemberships: readonly string[],
+    readonly workspaceProblem: string | null,
     readonly handle: GlobalHandle,
   ) {}
 

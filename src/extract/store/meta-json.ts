@@ -1,16 +1,23 @@
 /**
- * Reads `meta.json` facts under a small bound: strict UTF-8 JSON; only the documented fields are
- * kept (a secret or unknown field never leaves this function).
+ * Reads `meta.json` facts under a small bound: strict UTF-8 JSON, documented fields only (a secret
+ * never leaves). A `schemaVersion` other than 1 is unsupported; a documented field of another type
+ * is damage: `problem` names it, that field is unknown and the well-typed ones are kept.
  */
 import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import { openRegularFileSync } from '../fs/open-regular-file.js';
+import { hasWrongTypedField } from '../text/field-types.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { MetaJsonFacts } from './store-contribution.js';
 
 /** meta.json is a few hundred bytes; anything past this bound is not a supported metadata file. */
 const META_JSON_MAX_BYTES = 1024 * 1024;
+
+const SUPPORTED_SCHEMA_VERSION = 1;
+
+/** Time fields are typed by `readTimeField`, which reports its own rejections. */
+const FIELD_TYPES = { hasConversation: 'boolean', cwd: 'string', title: 'string' } as const;
 
 function unsupported(problem: string): MetaJsonFacts {
   return {
@@ -49,9 +56,11 @@ export function parseMetaJson(bytes: Uint8Array): MetaJsonFacts {
     !(typeof meta.schemaVersion === 'number' && Number.isFinite(meta.schemaVersion))
   )
     return unsupported('invalid-schema-version');
+  if (meta.schemaVersion !== undefined && meta.schemaVersion !== SUPPORTED_SCHEMA_VERSION)
+    return unsupported('unknown-schema-version');
   const timeProblems: TimeProblem[] = [];
   return {
-    problem: null,
+    problem: hasWrongTypedField(meta, FIELD_TYPES) ? 'wrong-field-type' : null,
     hasConversation: typeof meta.hasConversation === 'boolean' ? meta.hasConversation : null,
     cwd: stringField(meta.cwd),
     title: stringField(meta.title),

@@ -26,7 +26,12 @@ import {
   serializePolicy,
 } from '../../shared/redaction-policy.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
-import { LIVE_CONTRIBUTION_SQL, PROVENANCE_KEY_SQL, ROW_PROVENANCE_KEY_SQL } from '../carrier-provenance.js';
+import {
+  CURSOR_CONTRIBUTION_SQL,
+  LIVE_CONTRIBUTION_SQL,
+  PROVENANCE_KEY_SQL,
+  ROW_PROVENANCE_KEY_SQL,
+} from '../carrier-provenance.js';
 import { planLoads } from '../plan-loads.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch } from '../sync-ledger.js';
@@ -49,6 +54,7 @@ import { DuckDbLedger } from './duckdb-ledger.js';
 import { type DuckDbWarehouse, openWarehouse } from './duckdb-warehouse.js';
 import { rebuildWarehouse } from './rebuild-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
+import { recordSetAsideInstances } from './set-aside-instances.js';
 import { largestRowValueBytes } from './value-memory.js';
 import { writeMetaValue } from './warehouse-version.js';
 
@@ -137,8 +143,9 @@ export class DuckDbTarget implements WarehouseTarget {
       sessions.length === 0
         ? new Map<string, ArchivedState>()
         : await this.archivedStates(sessions.map((s) => s.session.session_id));
-    const { results, writes, relocated } = planLoads(sessions, archived, policy);
-    if (writes.length === 0 && relocated.length === 0 && ledger === undefined) return results;
+    const { results, writes, relocated, setAside } = planLoads(sessions, archived, policy);
+    if (writes.length === 0 && relocated.length === 0 && setAside.length === 0 && ledger === undefined)
+      return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
     let rows = 0;
     await this.inTransaction(async () => {
@@ -167,6 +174,7 @@ export class DuckDbTarget implements WarehouseTarget {
         await appendToTable(this.connection, rowProvenanceTable, provenance);
         rows += instances.length + provenance.length;
       }
+      rows += await recordSetAsideInstances(this.connection, setAside);
       if (writes.length > 0) {
         const messages = writes.flatMap((s) => s.messages);
         const toolCalls = writes.flatMap((s) => s.toolCalls);
@@ -312,6 +320,7 @@ export class DuckDbTarget implements WarehouseTarget {
     const reader = await this.connection.runAndReadAll(
       `SELECT s.session_id, s.view_digest, s.fidelity,
          EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live,
+         EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${CURSOR_CONTRIBUTION_SQL}) AS cursor,
          (SELECT ${PROVENANCE_KEY_SQL} FROM source_instances i WHERE i.session_id = s.session_id) || '|' ||
          (SELECT ${ROW_PROVENANCE_KEY_SQL} FROM row_provenance p WHERE p.session_id = s.session_id) AS provenance
          FROM sessions s WHERE s.session_id IN (${placeholders(ids.length)})`,
@@ -323,6 +332,7 @@ export class DuckDbTarget implements WarehouseTarget {
         viewDigest: String(row.view_digest),
         fidelity: row.fidelity === 'complete' ? 'complete' : 'partial',
         liveContributed: row.live === true,
+        cursorBacked: row.cursor === true,
         provenance: String(row.provenance),
       });
     }

@@ -15,6 +15,7 @@ import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { parsePolicy, type RedactionPolicy } from '../../shared/redaction-policy.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
 import {
+  CURSOR_CONTRIBUTION_SQL,
   LIVE_CONTRIBUTION_SQL,
   NO_ROW_PROVENANCE_KEY,
   PROVENANCE_KEY_SQL,
@@ -340,14 +341,15 @@ export class ParquetTarget implements WarehouseTarget {
     const reader = await this.reader.connection.runAndReadAll(
       `SELECT session_id, view_digest, fidelity FROM (${readFilesSql(sessionsTable as unknown as AnyTable, files)}) WHERE session_id IN (SELECT unnest(${sqlList(ids)}))`,
     );
-    const live = await this.liveContributed(ids);
+    const contributors = await this.contributors(ids);
     const provenance = await this.provenanceKeys(ids);
     for (const row of reader.getRowObjects()) {
       const id = String(row.session_id);
       map.set(id, {
         viewDigest: String(row.view_digest),
         fidelity: row.fidelity === 'complete' ? 'complete' : 'partial',
-        liveContributed: live.has(id),
+        liveContributed: contributors.live.has(id),
+        cursorBacked: contributors.cursor.has(id),
         provenance: `${provenance.instances.get(id) ?? ''}|${provenance.rows.get(id) ?? NO_ROW_PROVENANCE_KEY}`,
       });
     }
@@ -375,16 +377,22 @@ export class ParquetTarget implements WarehouseTarget {
     };
   }
 
-  /** Sessions whose published view has a data-supplying instance from a non-backup carrier. */
-  private async liveContributed(ids: string[]): Promise<Set<string>> {
+  /** Sessions whose published view has a data-supplying instance from a non-backup carrier, and of Cursor data. */
+  private async contributors(ids: string[]): Promise<{ live: Set<string>; cursor: Set<string> }> {
     const files = [...new Set(ids.map(bucketOf))].flatMap((b) =>
       stateFiles(this.layout, this.previous, 'source_instances', b),
     );
-    if (files.length === 0) return new Set();
+    const out = { live: new Set<string>(), cursor: new Set<string>() };
+    if (files.length === 0) return out;
     const reader = await this.reader.connection.runAndReadAll(
-      `SELECT DISTINCT session_id FROM (${readFilesSql(sourceInstancesTable as unknown as AnyTable, files)})
-        WHERE ${LIVE_CONTRIBUTION_SQL} AND session_id IN (SELECT unnest(${sqlList(ids)}))`,
+      `SELECT session_id, bool_or(${LIVE_CONTRIBUTION_SQL}) AS live, bool_or(${CURSOR_CONTRIBUTION_SQL}) AS cursor
+         FROM (${readFilesSql(sourceInstancesTable as unknown as AnyTable, files)})
+        WHERE session_id IN (SELECT unnest(${sqlList(ids)})) GROUP BY session_id`,
     );
-    return new Set(reader.getRowObjects().map((row) => String(row.session_id)));
+    for (const row of reader.getRowObjects()) {
+      if (row.live === true) out.live.add(String(row.session_id));
+      if (row.cursor === true) out.cursor.add(String(row.session_id));
+    }
+    return out;
   }
 }

@@ -11,6 +11,7 @@ import type { Contribution } from '../../extract/source-adapter.js';
 import { reconcileReplicas } from '../replicas/reconcile-replicas.js';
 import { SessionUnavailable } from '../session-unavailable.js';
 import type { SessionView, ViewSourceInstance } from '../session-view.js';
+import { withUnknownWorkspace } from '../workspace/workspace-unknown.js';
 import { composerGlobalView } from './composer-global-view.js';
 import { composerWorkspaceView } from './composer-workspace-view.js';
 
@@ -56,12 +57,18 @@ export function resolveComposer(contributions: readonly Contribution[]): Session
       sessionId,
       contributions.flatMap((c) => c.diagnostics),
     );
-  const view = reconcileReplicas(
-    chosen.map((c) =>
-      c.kind === 'composer-global'
-        ? composerGlobalView(c as ComposerGlobalContribution)
-        : composerWorkspaceView(c as ComposerWorkspaceContribution),
+  const damaged = chosen.find((c) => (c.occurrence.workspaceProblem ?? null) !== null)?.occurrence;
+  const view = withUnknownWorkspace(
+    reconcileReplicas(
+      chosen.map((c) =>
+        c.kind === 'composer-global'
+          ? composerGlobalView(c as ComposerGlobalContribution)
+          : composerWorkspaceView(c as ComposerWorkspaceContribution),
+      ),
     ),
+    damaged === undefined
+      ? null
+      : { reason: damaged.workspaceProblem ?? '', sourceRef: damaged.occurrenceRef },
   );
   const others = contributions.filter((c) => !chosen.includes(c));
   const failedGlobal = globals.some((c) => !isReadable(c));

@@ -7,6 +7,7 @@ import type { StoreContribution } from '../../extract/store/store-contribution.j
 import { reconcileReplicas } from '../replicas/reconcile-replicas.js';
 import { isReadFailure, SessionUnavailable } from '../session-unavailable.js';
 import type { SessionView, ViewSourceInstance } from '../session-view.js';
+import { WORKSPACE_UNKNOWN } from '../workspace/workspace-unknown.js';
 import { type StoreRepresentationView, storeInstance, storeRepresentationView } from './store-view.js';
 
 interface Rep extends StoreRepresentationView {
@@ -101,8 +102,10 @@ export function resolveStoreSession(
     view = degrade(view, 'store-db-expectation-unknown');
   // Unsupported metadata leaves workspace and times unknown (this session's, or the cwd a transcript
   // would inherit): never a complete view, so it cannot replace an archived one.
-  if (facts.meta?.problem || contributions.some((c) => c.data.facts.workspaceUncertain))
+  if (facts.meta?.problem || contributions.some((c) => c.data.facts.workspaceUncertain)) {
     view = degrade(view, 'store-meta-unsupported');
+    if (view.workspacePath === null) view = degrade(view, WORKSPACE_UNKNOWN);
+  }
   // An unlistable directory may hide a representation, metadata or a cwd of any session.
   if (!facts.inventoryComplete) view = degrade(view, 'source-read-failed');
   return view;

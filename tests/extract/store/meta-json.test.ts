@@ -11,6 +11,22 @@ describe('meta.json facts', () => {
     expect(parseMetaJson(bytes('{"cwd":')).problem).toBe('invalid-json');
     expect(parseMetaJson(bytes('["x"]')).problem).toBe('not-an-object');
     expect(parseMetaJson(bytes('{"schemaVersion":"1"}')).problem).toBe('invalid-schema-version');
+    expect(parseMetaJson(bytes('{"schemaVersion":2,"cwd":"/w"}')).problem).toBe('unknown-schema-version');
+  });
+
+  it('a documented field of another type is damage: that field is unknown, the others are kept', () => {
+    for (const text of ['{"cwd":7}', '{"title":{}}', '{"hasConversation":"yes"}', '{}'])
+      expect({ text, problem: parseMetaJson(bytes(text)).problem }).toEqual({
+        text,
+        problem: 'wrong-field-type',
+      });
+    const facts = parseMetaJson(bytes('{"schemaVersion":1,"cwd":["/w"],"title":"T","hasConversation":true}'));
+    expect(facts).toMatchObject({
+      problem: 'wrong-field-type',
+      cwd: null,
+      title: 'T',
+      hasConversation: true,
+    });
   });
 
   it('keeps only documented fields of supported metadata, with no problem', () => {

@@ -145,13 +145,15 @@ describe('Store representation selection', () => {
     const view = resolveStoreSession([transcript({ ...facts('not-expected'), meta })], { alone: true });
     expect(view).toMatchObject({ resolvedSource: 'store-transcript', fidelity: 'partial' });
     expect(view.reasonCodes).toContain('store-meta-unsupported');
+    expect(view.reasonCodes).toContain('workspace-unknown');
   });
 
   it('a transcript whose workspace may be the cwd of an unsupported meta.json is partial, not workspace-less', () => {
     const uncertain = { ...facts('not-expected'), workspaceUncertain: true };
     const view = resolveStoreSession([transcript(uncertain)], { alone: true });
     expect(view.fidelity).toBe('partial');
-    expect(view.reasonCodes).toEqual(['store-meta-unsupported']);
+    expect(view.workspacePath).toBeNull();
+    expect(view.reasonCodes).toEqual(['store-meta-unsupported', 'workspace-unknown']);
   });
 
   it('a complete-looking transcript view is partial when a Store directory could not be listed', () => {
