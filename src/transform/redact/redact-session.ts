@@ -99,7 +99,16 @@ export class TextBatch {
 
 function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSession {
   const sessionId = seal.sealId(input.session.session_id);
-  const id = (value: string): string => seal.sealId(value);
+  // A message ID recurs as parent and in its tool calls' rows: each is sealed once per session.
+  const sealed = new Map<string, string>();
+  const id = (value: string): string => {
+    let out = sealed.get(value);
+    if (out === undefined) {
+      out = seal.sealId(value);
+      sealed.set(value, out);
+    }
+    return out;
+  };
   const orNull = (value: string | null): string | null => (value === null ? null : id(value));
   const messages = input.messages.map((row) => {
     const messageId = id(row.message_id);
