@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SOURCE_CHANGES, type SourceChange } from '../../fixtures/sync/source-world.js';
 import { changesForSeed, checkConvergence } from '../helpers/sync-convergence.js';
 
-/** The issue's two cases first, then one sequence through every change kind. */
+/** The issue's two cases, an UPDATE beside a Cursor write, then one sequence through every change kind. */
 const FIXED: { name: string; seed: number; changes: SourceChange[] }[] = [
   {
     name: 'an in-place UPDATE of a bubble (same key, rowid and length)',
@@ -10,6 +10,11 @@ const FIXED: { name: string; seed: number; changes: SourceChange[] }[] = [
     changes: ['bubble-update-same-length'],
   },
   { name: 'a renamed project (workspace.json edited)', seed: 2, changes: ['workspace-json-edit'] },
+  {
+    name: 'an in-place UPDATE of one session while Cursor writes another',
+    seed: 4,
+    changes: ['bubble-update-beside-insert'],
+  },
   { name: 'every change kind once', seed: 3, changes: [...SOURCE_CHANGES] },
 ];
 /** More, and longer, sequences run in the reliability lane (`tests/reliability/since-last-convergence.test.ts`). */

@@ -15,6 +15,7 @@ import {
 import { cachedStatement } from '../sqlite/statement-cache.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 import { BUBBLE_PREFIX, BubbleKeyOwners, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
+import { globalContentDigests } from './global-content-digests.js';
 import { ContentDigest, LazyFingerprint, type SessionEvidenceQuery } from './session-fingerprint.js';
 
 /** One session's bubble stats: it names only `key` and `rowid`, so SQLite answers from the key index. */
@@ -50,6 +51,11 @@ export function* scanGlobalSessions(
     `SELECT rowid AS r, CAST(value AS BLOB) AS v FROM cursorDiskKV
       WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)${excludedPrefixesSql(excluded)}
       ORDER BY rowid`;
+  const composerValue = (composerId: string): Buffer | null | undefined => {
+    const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
+    return (docValue.get(dataKey, dataKey) as { v: Buffer | null } | undefined)?.v;
+  };
+  let allContent: Map<string, string> | null | undefined;
   const query: SessionEvidenceQuery = {
     stats(composerId) {
       const prefix = `${BUBBLE_PREFIX}${composerId}:`;
@@ -76,9 +82,12 @@ export function* scanGlobalSessions(
       };
     },
     content(composerId) {
+      // Asked for one session, it is asked for the others next: every digest comes from one pass.
+      if (allContent === undefined) allContent = globalContentDigests(db, owners, composerValue);
+      const known = allContent?.get(composerId);
+      if (known !== undefined) return known;
       const digest = new ContentDigest();
-      const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
-      digest.doc((docValue.get(dataKey, dataKey) as { v: Buffer | null } | undefined)?.v);
+      digest.doc(composerValue(composerId));
       const prefix = `${BUBBLE_PREFIX}${composerId}:`;
       const excluded = owners.excluded(composerId);
       const rows = cachedStatement(db, bubbleValuesSql(excluded.length)).iterate(

@@ -65,7 +65,6 @@ export async function affectedSessions(
       (await ledger.readMemberships(found.source.sourceKey)).map((m) => [m.occurrenceRef, m]),
     );
     const seen = new Set<string>();
-    let moved = false;
     const unmoved: [SessionOccurrence, Membership][] = [];
     for (const { occurrence } of current) {
       seen.add(occurrence.occurrenceRef);
@@ -73,17 +72,14 @@ export async function affectedSessions(
       const evidence = occurrenceEvidence(occurrence);
       if (before === undefined || evidence === null || before.sessionFingerprint !== evidence) {
         affected.add(occurrence.sessionId);
-        moved = true;
       } else if (occurrence.contentFingerprint !== undefined) unmoved.push([occurrence, before]);
     }
     for (const [ref, member] of prior) {
       if (seen.has(ref)) continue;
       affected.add(member.sessionId);
-      moved = true;
     }
-    // The source changed yet no session's cheap evidence did: an in-place UPDATE keeps counts and
-    // rowids, so each session's content decides instead of concluding that nothing changed.
-    if (moved) continue;
+    // An in-place UPDATE keeps counts and rowids, and may come with a write that moved another
+    // session's evidence: in a changed source, each session whose evidence held is judged by content.
     for (const [occurrence, before] of unmoved) {
       const content = occurrence.contentFingerprint!(true);
       if (content === null || before.contentFingerprint !== content) affected.add(occurrence.sessionId);

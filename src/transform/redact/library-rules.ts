@@ -57,6 +57,41 @@ export const RULE_KEYWORDS: Readonly<Record<string, string>> = {
 };
 export const LIBRARY_KEYWORDS = new RegExp([...new Set(Object.values(RULE_KEYWORDS))].join('|'));
 
+/**
+ * For each rule, literals (compared without case) of which every match of its keywords contains
+ * one: the one-pass prefilter of `candidate-text.ts` is built from them, so a keyword change must
+ * keep them true.
+ */
+export const RULE_ANCHORS: Readonly<Record<string, readonly string[]>> = {
+  aws: ['aki', 'a3t', 'agp', 'aid', 'aro', 'aip', 'anp', 'anv', 'asi', 'ecr', 'cco'],
+  gcp: ['_ke'],
+  npm: ['pm_'],
+  slack: ['xox', 'xap'],
+  basicauth: ['://'],
+  'database-connection-string': ['://'],
+  openai: ['sk-'],
+  anthropic: ['sk-'],
+  groq: ['sk_'],
+  huggingface: ['hf_'],
+  linear: ['in_'],
+  notion: ['tn_'],
+  privatekey: ['key'],
+  sendgrid: ['sg.'],
+  shopify: ['shp'],
+  stripe: ['k_l', 'k_t'],
+  github: ['ghp', 'gho', 'ghu', 'ghs', 'ghr', 'ub_'],
+  gitlab: ['glp'],
+  grafana: ['glc', 'gls'],
+  '1password': ['ps_'],
+  'hashicorp-vault': ['vs.', 'vb.', 'vr.'],
+  vercel: ['vcp', 'vcc', 'vci', 'vca', 'vcr', 'vck'],
+  databricks: ['dap'],
+  docker: ['dck'],
+  figma: ['gd_'],
+  cloudflare: ['cfk', 'cfu', 'cfa'],
+  tailscale: ['key'],
+};
+
 /** The short names of the library rules used (`github`, `database-connection-string`, …). */
 export const LIBRARY_RULES: readonly string[] = CONFIG.rules.map((rule) => rule.id.replace(RULE_PREFIX, ''));
 

@@ -8,9 +8,10 @@ import { canonicalJson } from '../../shared/json/canonical-json.js';
 import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from '../archive-keys.js';
 import type { NormalizedSession } from '../normalized-session.js';
 import { computeViewDigest } from '../view-digest.js';
+import { candidateText } from './candidate-text.js';
 import type { IdentitySeal } from './identity-seal.js';
 import { type Doc, decompose, decomposeJson, Leaves, rebuild } from './json-document.js';
-import { LIBRARY_KEYWORDS, libraryRuleSpans } from './library-rules.js';
+import { libraryRuleSpans } from './library-rules.js';
 import { ownRuleSpans } from './own-rules.js';
 import { marker, RULESET_VERSION, type Span } from './ruleset.js';
 
@@ -54,19 +55,6 @@ function applySpans(text: string, spans: Span[], counts: RedactionCounts): strin
   return pieces.join('');
 }
 
-/**
- * What any rule needs to find in a text: a secret word (names, JSON keys), a library keyword, `@`,
- * `eyJ`, a JSON `\u` escape (which could spell a secret-named key). A text without any cannot
- * change, so it is neither parsed nor scanned (no text of the bench corpus has any).
- */
-const SECRET_WORDS = /pass|pwd|pswd|secret|token|key|pin|cred|auth|bearer/i;
-// Separate tests: one alternation of all of them ran ~3x slower (V8 scans it position by position).
-const candidateText = (value: string): boolean =>
-  SECRET_WORDS.test(value) ||
-  value.includes('@') ||
-  value.includes('eyJ') ||
-  value.includes('\\u') ||
-  LIBRARY_KEYWORDS.test(value);
 const HOME_CANDIDATE = /\/home\/|\/Users\/|Users\\/;
 
 /** Redacts many texts together (one library call per few MB). */
@@ -111,7 +99,16 @@ export class TextBatch {
 
 function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSession {
   const sessionId = seal.sealId(input.session.session_id);
-  const id = (value: string): string => seal.sealId(value);
+  // A message ID recurs as parent and in its tool calls' rows: each is sealed once per session.
+  const sealed = new Map<string, string>();
+  const id = (value: string): string => {
+    let out = sealed.get(value);
+    if (out === undefined) {
+      out = seal.sealId(value);
+      sealed.set(value, out);
+    }
+    return out;
+  };
   const orNull = (value: string | null): string | null => (value === null ? null : id(value));
   const messages = input.messages.map((row) => {
     const messageId = id(row.message_id);

@@ -172,6 +172,29 @@ describe('global session fingerprints', () => {
     }
   });
 
+  it('content digests from one pass over the table equal those a hydration stores, for sessions nested in another key range too', async () => {
+    const userDir = join(tempDir('etl-fingerprint-'), 'User');
+    writeGlobal(userDir);
+    const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
+    writeComposer(db, { id: 'outer', bubbles: [{ id: 'x1', role: 'user', text: 'outer one' }] });
+    writeComposer(db, { id: 'outer:inner', bubbles: [{ id: 'y1', role: 'user', text: 'inner one' }] });
+    db.bubble('outer', 'x2', json({ type: 2, text: 'outer two' }));
+    db.close();
+    const digests = async (hydrate: boolean) => {
+      const { adapter, ctx, occurrences } = await catalog(userDir, DEFAULT_READ_LIMITS);
+      const result = new Map<string, string | null>();
+      for (const occurrence of occurrences) {
+        if (hydrate) await adapter.hydrate(occurrence, ctx);
+        result.set(occurrence.sessionId, occurrence.contentFingerprint!(true));
+      }
+      return result;
+    };
+    const hydrated = await digests(true);
+    expect([...hydrated.keys()]).toEqual(expect.arrayContaining(['outer', 'outer:inner']));
+    expect(new Set(hydrated.values()).size).toBe(hydrated.size);
+    expect(await digests(false)).toEqual(hydrated);
+  });
+
   it('the stats query of a session reads only the key index of the real DDL, never a table row', () => {
     const userDir = join(tempDir('etl-fingerprint-'), 'User');
     writeGlobal(userDir);

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IdentitySeal, isContentHashedId } from '../../../src/transform/redact/identity-seal.js';
 
@@ -35,5 +36,16 @@ describe('sealed identity (keyed hash over identity v1 content hashes)', () => {
     expect(a.sealId(`capture:v1:${H}:1`)).not.toBe(b.sealId(`capture:v1:${H}:1`));
     expect(a.keyCheck()).not.toBe(b.keyCheck());
     expect(a.keyCheck()).toBe(new IdentitySeal('01'.repeat(32)).keyCheck());
+  });
+
+  it('is HMAC-SHA256 under the key (sealed IDs of existing warehouses stay the same), long keys too', () => {
+    for (const keyHex of ['01'.repeat(32), 'c3'.repeat(100)]) {
+      const hmac = (message: string): string =>
+        createHmac('sha256', Buffer.from(keyHex, 'hex')).update(message).digest('hex');
+      const seal = new IdentitySeal(keyHex);
+      expect(seal.keyCheck()).toBe(hmac('cursor-etl key check\0v1'));
+      expect(seal.sealId(`markdown:v1:${H}`)).toBe(`markdown:v1k:${hmac(`id\0${H}`)}`);
+      expect(seal.sealRef('ref-1')).toBe(hmac('ref\0ref-1'));
+    }
   });
 });
