@@ -134,7 +134,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
       {},
     );
   }
-  assertWholeFile(path);
+  await assertWholeFile(path);
   if (mode === 'write') mkdirSync(dirname(path), { recursive: true, mode: outputModes().dir });
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
