@@ -813,7 +813,7 @@ export const CATALOGUE = {
     exit: 'usage',
     meaning: 'A read-only command met a warehouse of an older schema version.',
     remedy:
-      'Run etl run once with this version (it migrates the warehouse in place), then retry. Stored identities converge in that run: sessions whose tool IDs or compact Store session ID changed are replaced once, nothing else is rewritten.',
+      'Run etl run once with this version: it migrates in place and replaces once the sessions whose IDs changed.',
     details: warehouseVersions,
   },
   WAREHOUSE_NOT_FOUND: {
@@ -876,7 +876,7 @@ export const CATALOGUE = {
     severity: ['warning'],
     exit: null,
     meaning:
-      "A Composer workspace's workspace.json is present but not a readable workspace (truncated, not JSON, a field of another type); the workspace of the sessions it names is unknown.",
+      "A workspace.json is present but unreadable (cut, not JSON, a wrong-typed field): its sessions' workspace is unknown.",
     remedy:
       'None; the view is partial (reason code `workspace-unknown`), so it never replaces a complete archived session.',
     details: (z) => z.object({ reason: z.string(), outcome: outcome(z) }),

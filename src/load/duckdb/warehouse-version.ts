@@ -82,10 +82,9 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS payload_bytes_read BIGINT DEFAULT 0',
     'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS owner_pid INTEGER',
   ],
-  // v2 → v3: an `etl_meta` redaction policy (older builds must refuse it), membership content
-  // digests (NULL: re-read when checked), view digests without provenance (recomputed below),
-  // times typed as instants (the stored naive values were always UTC), the source's own tool-call
-  // ID, and `row_provenance` (filled by the next run's re-read).
+  // v2 → v3: a redaction policy older builds refuse, membership content digests (NULL: re-read),
+  // view digests without provenance, times as instants (stored values were UTC), native tool-call
+  // IDs and `row_provenance` (filled by the next run).
   2: [
     // Rebuilt, not altered: rows are appended by column position, and an added column would come
     // after `last_seen_run`.

@@ -1,8 +1,7 @@
 /**
- * Whether any rule could change a text: a secret word (names, JSON keys), a library keyword, `@`,
- * `eyJ`, a JSON `\u` escape (which could spell a secret-named key). A text without any is neither
- * parsed nor scanned. One pass over the characters against a table of anchors (case-folded ASCII
- * trigrams, one of which every match contains) rejects most texts; the exact tests decide the rest.
+ * Whether any rule could change a text (a secret word, a library keyword, `@`, `eyJ`, a JSON `\u`
+ * escape); a text without any is neither parsed nor scanned. One pass against case-folded trigram
+ * anchors rejects most texts; the exact tests decide the rest.
  */
 import { LIBRARY_KEYWORDS, RULE_ANCHORS } from './library-rules.js';
 
