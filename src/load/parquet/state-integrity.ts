@@ -72,13 +72,20 @@ export function damagedStateError(check: StateCheck): IntegrityError<'DATASET_FI
   );
 }
 
-/** Whether `error` (or the DuckDB error it wraps) is a failure to read a file of the state. */
+/** DuckDB errors about the statement itself, which no damaged file causes. */
+const STATEMENT_ERROR = /\b(Parser|Binder|Catalog|Permission) Error\b/;
+
+/**
+ * Whether `error` (or the DuckDB error it wraps) may be a failure to read a file of the state: it
+ * names a file of the state, or is any error but one about the statement (a damaged file's decoder
+ * errors, such as Thrift's, name no file).
+ */
 function readFailed(error: unknown, stateDir: string): boolean {
   if (error instanceof EtlError && error.code === 'DATASET_FILE_DAMAGED') return false;
   const messages = [error, (error as { cause?: unknown } | null)?.cause].map((e) =>
     e instanceof Error ? e.message : '',
   );
-  return messages.some((m) => m.includes(stateDir));
+  return messages.some((m) => m.includes(stateDir)) || !messages.some((m) => STATEMENT_ERROR.test(m));
 }
 
 /** DATASET_FILE_DAMAGED when a read of the state failed on a damaged file; otherwise `error`. */
