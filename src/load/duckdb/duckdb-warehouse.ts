@@ -30,7 +30,7 @@ import {
   WAREHOUSE_SCHEMA_VERSION,
   writeMetaValue,
 } from './warehouse-version.js';
-import { assertWholeFile } from './whole-file-check.js';
+import { assertWholeFile, restoreTrimmedTail } from './whole-file-check.js';
 
 /** `etl_meta` key of the largest value (UTF-8 bytes) any run wrote: the writer's pool must fit it. */
 const LARGEST_VALUE_KEY = 'largest_value_bytes';
@@ -134,7 +134,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
       {},
     );
   }
-  await assertWholeFile(path);
+  assertWholeFile(path);
   if (mode === 'write') mkdirSync(dirname(path), { recursive: true, mode: outputModes().dir });
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
@@ -171,6 +171,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
       connection.closeSync();
       instance.closeSync();
       spill?.dispose();
+      if (mode === 'write') restoreTrimmedTail(path);
     },
   };
   try {

@@ -1,12 +1,9 @@
 /**
  * A DuckDB file cut short still opens (DuckDB reads only the blocks a query touches). The active
- * header names the file's block count; a shorter file is refused before anything is read or written,
- * unless only free blocks are missing (a checkpoint trims trailing free blocks after its header).
+ * header names the file's block count; a shorter file is refused before anything is read or written.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync } from 'node:fs';
 import { IntegrityError } from '../../shared/errors.js';
-import { DuckDBInstance } from './duckdb-api.js';
-import { sqlString } from './sql-string.js';
 
 /** The main header, then two database headers (the one with the higher iteration is active). */
 const HEADER_BYTES = 4096;
@@ -25,86 +22,67 @@ function truncated(expectedBytes: number, actualBytes: number): IntegrityError<'
   );
 }
 
-interface DeclaredLayout {
-  bytes: number;
-  blockSize: number;
+interface Layout {
+  size: number;
+  /** Null when the file is not one this check reads (absent, empty, not DuckDB's). */
+  declared: { bytes: number; blockSize: number } | null;
 }
 
-/** The bytes the file's active header accounts for, or null when the header is not one this check reads. */
-function declaredLayout(headers: Buffer): DeclaredLayout | null {
+function readLayout(fd: number): Layout {
+  const size = fstatSync(fd).size;
+  const headers = Buffer.alloc(HEADERS_END);
+  const read = readSync(fd, headers, 0, HEADERS_END, 0);
+  // A file that is not DuckDB's at all is left to DuckDB's own open, which refuses it.
+  if (read < MAGIC.length + 8 || !headers.subarray(8, 8 + MAGIC.length).equals(MAGIC)) {
+    return { size, declared: null };
+  }
+  if (read < HEADERS_END) throw truncated(HEADERS_END, size);
   const active = [HEADER_BYTES, 2 * HEADER_BYTES].reduce((a, b) =>
     headers.readBigUInt64LE(b + ITERATION_AT) > headers.readBigUInt64LE(a + ITERATION_AT) ? b : a,
   );
-  const blocks = headers.readBigUInt64LE(active + BLOCK_COUNT_AT);
-  const blockSize = headers.readBigUInt64LE(active + BLOCK_SIZE_AT);
+  const blocks = Number(headers.readBigUInt64LE(active + BLOCK_COUNT_AT));
+  const blockSize = Number(headers.readBigUInt64LE(active + BLOCK_SIZE_AT));
   // DuckDB's block sizes are powers of two from 16 KiB to 256 KiB; anything else is not this layout.
-  const size = Number(blockSize);
-  if (size < 16_384 || size > 262_144 || (size & (size - 1)) !== 0) return null;
-  return { bytes: HEADERS_END + Number(blocks) * size, blockSize: size };
-}
-
-/** The highest block id any table segment or metadata block of the file uses (-1 when none). */
-async function highestUsedBlock(path: string): Promise<number> {
-  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
-  try {
-    const connection = await instance.connect();
-    try {
-      const tables = (await connection.runAndReadAll('SELECT table_name FROM duckdb_tables()'))
-        .getRowObjects()
-        .map((row) => sqlString(String(row.table_name)));
-      const blocks = [
-        'SELECT block_id AS b FROM pragma_metadata_info()',
-        ...tables.flatMap((t) => [
-          `SELECT block_id AS b FROM pragma_storage_info(${t})`,
-          `SELECT unnest(additional_block_ids) AS b FROM pragma_storage_info(${t})`,
-        ]),
-      ];
-      const reader = await connection.runAndReadAll(
-        `SELECT coalesce(max(b), -1) AS highest FROM (${blocks.join(' UNION ALL ')})`,
-      );
-      return Number(reader.getRowObjects()[0]!.highest);
-    } finally {
-      connection.closeSync();
-    }
-  } finally {
-    instance.closeSync();
+  if (blockSize < 16_384 || blockSize > 262_144 || (blockSize & (blockSize - 1)) !== 0) {
+    return { size, declared: null };
   }
+  return { size, declared: { bytes: HEADERS_END + blocks * blockSize, blockSize } };
 }
 
-/**
- * Throws WAREHOUSE_TRUNCATED when `path` is a DuckDB file cut short: shorter than its headers, not a
- * whole number of blocks, or missing a block that a table or the metadata still uses.
- */
-export async function assertWholeFile(path: string): Promise<void> {
-  let size: number;
+function withFile<T>(path: string, flags: string, work: (fd: number) => T): T | undefined {
+  let fd: number;
   try {
-    size = statSync(path).size;
+    if (statSync(path).size === 0) return undefined;
+    fd = openSync(path, flags);
   } catch {
-    return; // Absent (a first run) or unreadable: the open itself reports it.
+    return undefined; // Absent (a first run) or unreadable: the open itself reports it.
   }
-  if (size === 0) return;
-  const headers = Buffer.alloc(HEADERS_END);
-  const fd = openSync(path, 'r');
-  let read: number;
   try {
-    read = readSync(fd, headers, 0, HEADERS_END, 0);
+    return work(fd);
   } finally {
     closeSync(fd);
   }
-  // A file that is not DuckDB's at all is left to DuckDB's own open, which refuses it.
-  if (read < MAGIC.length + 8 || !headers.subarray(8, 8 + MAGIC.length).equals(MAGIC)) return;
-  if (read < HEADERS_END) throw truncated(HEADERS_END, size);
-  const declared = declaredLayout(headers);
-  if (declared === null || size >= declared.bytes) return;
-  const blocks = (size - HEADERS_END) / declared.blockSize;
-  if (!Number.isInteger(blocks)) throw truncated(declared.bytes, size);
-  let highest: number;
-  try {
-    highest = await highestUsedBlock(path);
-  } catch (error) {
-    // Another process's lock says nothing about the file's length: the open reports it.
-    if (error instanceof Error && /lock/i.test(error.message)) return;
-    throw truncated(declared.bytes, size);
-  }
-  if (highest >= blocks) throw truncated(declared.bytes, size);
+}
+
+/** Throws WAREHOUSE_TRUNCATED when `path` is a DuckDB file shorter than its active header declares. */
+export function assertWholeFile(path: string): void {
+  withFile(path, 'r', (fd) => {
+    const { size, declared } = readLayout(fd);
+    if (declared !== null && size < declared.bytes) throw truncated(declared.bytes, size);
+  });
+}
+
+/**
+ * A checkpoint writes its header, block count included, and then DuckDB trims the free blocks at
+ * the end of the file. Once the writer has closed, those blocks are given back as zeros (free blocks
+ * are never read), so the file is again as long as its header says.
+ */
+export function restoreTrimmedTail(path: string): void {
+  withFile(path, 'r+', (fd) => {
+    const { size, declared } = readLayout(fd);
+    if (declared === null || size >= declared.bytes) return;
+    if ((declared.bytes - size) % declared.blockSize !== 0) return;
+    ftruncateSync(fd, declared.bytes);
+    fsyncSync(fd);
+  });
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { declaredWarehouseBytes, warehouseBlockSize } from '../../../fixtures/hostile/archive-trust-cases.js';
 import { DuckDBInstance } from '../../../src/load/duckdb/duckdb-api.js';
-import { assertWholeFile } from '../../../src/load/duckdb/whole-file-check.js';
+import { assertWholeFile, restoreTrimmedTail } from '../../../src/load/duckdb/whole-file-check.js';
 
 /** A file whose last checkpoint trimmed trailing free blocks after writing a header that counts them. */
 async function trimmedWarehouse(): Promise<string> {
@@ -24,18 +24,34 @@ async function trimmedWarehouse(): Promise<string> {
   return path;
 }
 
+async function keptRows(path: string): Promise<number> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  const reader = await connection.runAndReadAll('SELECT count(DISTINCT v) AS n FROM kept');
+  connection.closeSync();
+  instance.closeSync();
+  return Number(reader.getRowObjects()[0]!.n);
+}
+
+const refusal = { code: 'WAREHOUSE_TRUNCATED' };
+
 describe('whole-file check of a DuckDB warehouse', () => {
-  it('accepts a file a checkpoint trimmed of free trailing blocks, though its header counts them', async () => {
+  it('a writer gives back the free blocks its checkpoint trimmed: the file is whole again, its data intact', async () => {
     const path = await trimmedWarehouse();
     expect(statSync(path).size).toBeLessThan(declaredWarehouseBytes(path));
-    await expect(assertWholeFile(path)).resolves.toBeUndefined();
+    expect(() => assertWholeFile(path)).toThrow(expect.objectContaining(refusal));
+    restoreTrimmedTail(path);
+    expect(statSync(path).size).toBe(declaredWarehouseBytes(path));
+    expect(() => assertWholeFile(path)).not.toThrow();
+    expect(await keptRows(path)).toBe(20000);
   });
 
-  it('refuses the same file cut by one used block, or by part of a block (WAREHOUSE_TRUNCATED)', async () => {
+  it('a whole file cut by whole blocks or by part of one is refused (WAREHOUSE_TRUNCATED)', async () => {
     for (const cut of [(size: number, block: number) => size - block, (size: number) => size - 1000]) {
       const path = await trimmedWarehouse();
+      restoreTrimmedTail(path);
       truncateSync(path, cut(statSync(path).size, warehouseBlockSize(path)));
-      await expect(assertWholeFile(path)).rejects.toMatchObject({ code: 'WAREHOUSE_TRUNCATED' });
+      expect(() => assertWholeFile(path)).toThrow(expect.objectContaining(refusal));
     }
   });
 });
