@@ -22,8 +22,17 @@ import { tempDir } from './run-cli.js';
 
 const CONTENT_TABLES = ['sessions', 'messages', 'tool_calls', 'source_instances'] as const;
 
-export async function runWorld(
-  world: SourceWorld,
+/** Cursor roots (and optional captures and backups) for one in-process run. */
+export interface InProcessSources {
+  userDir: string;
+  storeRoot: string;
+  inputs?: string[];
+  backups?: string[];
+}
+
+/** One `etl run` in process into the DuckDB warehouse at `warehouse`, with the default settings. */
+export async function runInProcess(
+  sources: InProcessSources,
   warehouse: string,
   sinceLast: boolean,
 ): Promise<RunSummary> {
@@ -32,10 +41,10 @@ export async function runWorld(
     return await runPipeline(
       {
         roots: {
-          cursorUserDir: world.userDir,
-          cursorStoreRoot: world.storeRoot,
-          inputs: [world.capture],
-          backups: [world.backup],
+          cursorUserDir: sources.userDir,
+          cursorStoreRoot: sources.storeRoot,
+          inputs: sources.inputs ?? [],
+          backups: sources.backups ?? [],
           carrier: 'custom',
         },
         limits: DEFAULT_READ_LIMITS,
@@ -49,6 +58,9 @@ export async function runWorld(
     await target.close();
   }
 }
+
+export const runWorld = (world: SourceWorld, warehouse: string, sinceLast: boolean): Promise<RunSummary> =>
+  runInProcess({ ...world, inputs: [world.capture], backups: [world.backup] }, warehouse, sinceLast);
 
 /** Per present session of each warehouse, one digest of its rows in every content table. */
 export async function archivedStates(warehouses: readonly string[]): Promise<Record<string, string>[]> {

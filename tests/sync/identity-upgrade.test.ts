@@ -11,39 +11,15 @@ import {
   IDENTITY_IDS as IDS,
   type IdentityCorpus,
 } from '../../fixtures/store/identity-corpus.js';
-import { DEFAULT_READ_LIMITS } from '../../src/extract/limits/read-limits.js';
 import { withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
 import { verifyWarehouse } from '../../src/load/duckdb/verify-warehouse.js';
-import { targetOpener } from '../../src/load/open-target.js';
-import { runPipeline } from '../../src/sync/run-pipeline.js';
 import type { RunSummary } from '../../src/sync/run-state.js';
 import { queryRows } from '../helpers/query-warehouse.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
-import { archivedStates } from '../helpers/sync-convergence.js';
+import { archivedStates, runInProcess } from '../helpers/sync-convergence.js';
 
-async function load(corpus: IdentityCorpus, warehouse: string, sinceLast: boolean): Promise<RunSummary> {
-  const target = await (await targetOpener({ kind: 'duckdb', path: warehouse }))();
-  try {
-    return await runPipeline(
-      {
-        roots: {
-          cursorUserDir: corpus.userDir,
-          cursorStoreRoot: corpus.storeRoot,
-          inputs: [],
-          backups: [],
-          carrier: 'custom',
-        },
-        limits: DEFAULT_READ_LIMITS,
-        sinceLast,
-        preferredSource: 'composer',
-        includeCrossWorkspaceSources: false,
-      },
-      target,
-    );
-  } finally {
-    await target.close();
-  }
-}
+const load = (corpus: IdentityCorpus, warehouse: string, sinceLast: boolean): Promise<RunSummary> =>
+  runInProcess(corpus, warehouse, sinceLast);
 
 async function sql(path: string, statements: readonly string[]): Promise<void> {
   const instance = await DuckDBInstance.create(path);
