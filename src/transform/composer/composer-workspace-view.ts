@@ -31,8 +31,9 @@ function entryMessages(
   kind: ComposerWorkspaceContribution['data']['entryKind'],
   entry: JsonObject,
   generations: JsonObject[],
+  problems: TimeProblem[],
 ) {
-  if (kind === 'head') return indexPlaceholders(entry, generations);
+  if (kind === 'head') return indexPlaceholders(entry, generations, problems);
   if (kind === 'inline') {
     const conversation = Array.isArray(entry.conversation) ? entry.conversation : [];
     return conversation.map((value, index) => bubbleToMessage(inlineBubble(value, index), index, []));
@@ -61,7 +62,7 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
     readTimeField(entry.updatedAt, 'composer.updatedAt', problems) ??
     readTimeField(entry.lastSendTime, 'composer.lastSendTime', problems);
   // Every message is an element of the index entry: `composerData:<id>#<index>`.
-  const bases = entryMessages(data.entryKind, entry, data.generations).map((base, index) => ({
+  const bases = entryMessages(data.entryKind, entry, data.generations, problems).map((base, index) => ({
     ...base,
     sources: [rowSource(occurrence, `composer:workspace:composerData:${occurrence.sessionId}#${index}`)],
   }));

@@ -4,7 +4,7 @@
  * `aiService.generations` entry inside `[createdAt, lastUpdatedAt + 60 s]`, else `(Empty session)`.
  */
 
-import { instantOrNull } from '../../shared/time/read-instant.js';
+import { instantOrNull, readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import type { ViewMessage } from '../session-view.js';
 import { type JsonObject, nonEmptyString } from './composer-fields.js';
 import { type BaseMessage, plainMessage } from './plain-message.js';
@@ -21,7 +21,12 @@ function placeholder(
   return plainMessage({ role: 'user', content, time, extensions: { placeholder: true } }, index, native);
 }
 
-export function indexPlaceholders(entry: JsonObject, generations: readonly JsonObject[]): BaseMessage[] {
+/** A rejected generation `unixMs` is recorded in `problems`: that generation cannot be placed. */
+export function indexPlaceholders(
+  entry: JsonObject,
+  generations: readonly JsonObject[],
+  problems: TimeProblem[],
+): BaseMessage[] {
   const messages: BaseMessage[] = [];
   const name = nonEmptyString(entry.name);
   if (name !== null) messages.push(placeholder(0, name, null, { kind: 'missing', inferable: true }));
@@ -29,9 +34,10 @@ export function indexPlaceholders(entry: JsonObject, generations: readonly JsonO
   const last = instantOrNull(entry.lastUpdatedAt) ?? start;
   if (start !== null && last !== null) {
     for (const generation of generations) {
-      const at = instantOrNull(generation.unixMs);
       const text = nonEmptyString(generation.textDescription);
-      if (at === null || text === null || at < start || at > last + WINDOW_TAIL_MS) continue;
+      if (text === null) continue;
+      const at = readTimeField(generation.unixMs, 'aiService.generations.unixMs', problems);
+      if (at === null || at < start || at > last + WINDOW_TAIL_MS) continue;
       const time = { kind: 'direct', ms: at, source: 'composer-timing' } as const;
       messages.push(placeholder(messages.length, text, nonEmptyString(generation.generationUUID), time));
     }

@@ -3,7 +3,7 @@
  * message. Its stored times cannot be proven to be creation times, so they are kept as `unknown`
  * and never used to infer neighbours.
  */
-import { instantOrNull } from '../../shared/time/read-instant.js';
+import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import { type JsonObject, nonEmptyString } from './composer-fields.js';
 import { type BaseMessage, plainMessage } from './plain-message.js';
 
@@ -15,7 +15,10 @@ function legacyRole(value: JsonObject): 'user' | 'assistant' {
 }
 
 export function legacyChatMessage(value: JsonObject, index: number): BaseMessage {
-  const stored = instantOrNull(value.timestamp) ?? instantOrNull(value.createdAt);
+  const problems: TimeProblem[] = [];
+  const stored =
+    readTimeField(value.timestamp, 'legacy-chat.timestamp', problems) ??
+    readTimeField(value.createdAt, 'legacy-chat.createdAt', problems);
   const content =
     nonEmptyString(value.text) ??
     nonEmptyString(value.content) ??
@@ -27,7 +30,10 @@ export function legacyChatMessage(value: JsonObject, index: number): BaseMessage
       role: legacyRole(value),
       content,
       model: nonEmptyString(value.modelType) ?? nonEmptyString(value.model),
-      time: stored === null ? { kind: 'missing', inferable: true } : { kind: 'unproven', ms: stored },
+      time: {
+        ...(stored === null ? { kind: 'missing', inferable: true } : { kind: 'unproven', ms: stored }),
+        ...(problems.length === 0 ? {} : { problems }),
+      },
     },
     index,
     nonEmptyString(value.id) ?? nonEmptyString(value.bubbleId),
