@@ -9,6 +9,7 @@ import type { SessionOccurrence } from '../../extract/source-adapter.js';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { rowSource } from '../row-source.js';
 import type { SessionView } from '../session-view.js';
+import { timeDiagnostics } from '../time-diagnostics.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
 import { CaptureMessageIds } from './capture-message-id.js';
 import { captureMessage, captureView, linkParents } from './capture-view.js';
@@ -39,10 +40,12 @@ export function markdownExportView(contribution: MarkdownExportContribution): Se
       content: turn.text,
       thinking: turn.thinking,
       model: turn.model,
-      time:
-        turn.stampedAtMs === null
+      time: {
+        ...(turn.stampedAtMs === null
           ? { kind: 'missing', inferable: false }
-          : { kind: 'direct', ms: turn.stampedAtMs, source: 'capture-event' },
+          : { kind: 'direct', ms: turn.stampedAtMs, source: 'capture-event' }),
+        ...(turn.timeProblems.length === 0 ? {} : { problems: turn.timeProblems }),
+      },
       origin: 'markdown',
       toolCalls: turn.tools.map((tool) => ({
         toolId: allocator.next({ name: tool.name, summary: tool.summary }),
@@ -80,7 +83,10 @@ export function markdownExportView(contribution: MarkdownExportContribution): Se
     createdAt: doc.declaredAtMs === null ? null : { ms: doc.declaredAtMs, source: 'capture-metadata' },
     updatedAt: null,
     messages: linkParents(messages),
-    diagnostics: unterminatedThinking(doc, contribution.occurrence),
+    diagnostics: [
+      ...unterminatedThinking(doc, contribution.occurrence),
+      ...timeDiagnostics(doc.timeProblems, contribution.occurrence.sessionId),
+    ],
     extensions: {
       capture: {
         surface: doc.surface,

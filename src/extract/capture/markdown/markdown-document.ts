@@ -3,6 +3,8 @@
  * lossy snapshot: no per-message times (except SpecStory's user stamps), no native message IDs, no
  * tool results.
  */
+import type { TimeProblem } from '../../../shared/time/read-instant.js';
+
 export type MarkdownSurface = 'export-chat' | 'specstory';
 
 export interface MarkdownTool {
@@ -31,6 +33,8 @@ export interface MarkdownTurn {
   annotation: string | null;
   /** A UTC minute stamp the file states for this turn (SpecStory v1.5+ user markers). */
   stampedAtMs: number | null;
+  /** The stamp's text when present but not a time (SpecStory user markers). */
+  timeProblems: TimeProblem[];
   model: string | null;
   mode: string | null;
   tools: MarkdownTool[];
@@ -49,6 +53,8 @@ export interface MarkdownDocument {
   opaqueDates: string[];
   /** A UTC stamp the file states for the session (SpecStory session comment). */
   declaredAtMs: number | null;
+  /** The session comment's stamp when present but not a time. */
+  timeProblems: TimeProblem[];
   appVersion: string | null;
   formatVersion: string | null;
   harness: string | null;

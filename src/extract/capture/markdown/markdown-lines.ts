@@ -1,5 +1,5 @@
 /** Line helpers shared by the Markdown parsers: fenced-code tracking, trimming, UTC minute stamps. */
-import { instantOrNull } from '../../../shared/time/read-instant.js';
+import { readTimeField, type TimeProblem } from '../../../shared/time/read-instant.js';
 
 /** For each line, whether it sits inside (or opens/closes) a fenced code block. */
 export function fencedMask(lines: readonly string[]): boolean[] {
@@ -37,8 +37,22 @@ export function trimBlock(lines: readonly string[], separators = false): string 
   return lines.slice(start, end).join('\n');
 }
 
-/** `YYYY-MM-DD HH:mmZ` (explicit UTC) → epoch ms; anything else is not a time this file states. */
-export function utcMinuteStamp(text: string | null | undefined): number | null {
-  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}Z)$/.exec(text?.trim() ?? '');
-  return match ? instantOrNull(`${match[1]}T${match[2]}`) : null;
+/**
+ * `YYYY-MM-DD HH:mmZ` (explicit UTC) → epoch ms. Any other present text (a bare number included)
+ * is not a time: it is recorded in `problems` as `field`.
+ */
+export function utcMinuteStamp(
+  text: string | null | undefined,
+  field: string,
+  problems: TimeProblem[],
+): number | null {
+  const trimmed = text?.trim() ?? '';
+  if (trimmed === '') return null;
+  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}Z)$/.exec(trimmed);
+  if (match) return readTimeField(`${match[1]}T${match[2]}`, field, problems);
+  problems.push({
+    field,
+    reason: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(trimmed) ? 'zoneless' : 'not-a-time',
+  });
+  return null;
 }

@@ -3,6 +3,7 @@
  * comment, v2 with `<tool-use>` blocks). Role markers inside fenced code are ignored; empty user
  * turns are not prompts; `<think>` blocks go to the turn's thinking.
  */
+import type { TimeProblem } from '../../../shared/time/read-instant.js';
 import { CaptureSchemaUnsupported } from '../capture-rejection.js';
 import type { MarkdownDocument, MarkdownTool, MarkdownTurn } from './markdown-document.js';
 import { fencedMask, trimBlock, utcMinuteStamp } from './markdown-lines.js';
@@ -46,14 +47,19 @@ function toolsOf(text: string): MarkdownTool[] {
 function describeMarker(
   role: string,
   annotation: string | null,
-): Pick<MarkdownTurn, 'model' | 'mode' | 'stampedAtMs'> {
-  if (role === 'User') return { model: null, mode: null, stampedAtMs: utcMinuteStamp(annotation) };
-  if (annotation === null) return { model: null, mode: null, stampedAtMs: null };
-  if (role === 'Assistant') return { model: annotation, mode: null, stampedAtMs: null };
+): Pick<MarkdownTurn, 'model' | 'mode' | 'stampedAtMs' | 'timeProblems'> {
+  if (role === 'User') {
+    const timeProblems: TimeProblem[] = [];
+    const stampedAtMs = utcMinuteStamp(annotation, 'specstory.user-stamp', timeProblems);
+    return { model: null, mode: null, stampedAtMs, timeProblems };
+  }
+  if (annotation === null) return { model: null, mode: null, stampedAtMs: null, timeProblems: [] };
+  if (role === 'Assistant') return { model: annotation, mode: null, stampedAtMs: null, timeProblems: [] };
   return {
     model: /(?:^|,\s*)model ([^,]+)/.exec(annotation)?.[1]?.trim() ?? null,
     mode: /(?:^|,\s*)mode ([^,]+)/.exec(annotation)?.[1]?.trim() ?? null,
     stampedAtMs: null,
+    timeProblems: [],
   };
 }
 
@@ -135,6 +141,7 @@ export function parseSpecStory(lines: readonly string[]): MarkdownDocument {
     }
   });
   close();
+  const timeProblems: TimeProblem[] = [];
   const sessionId = session?.[2] ?? markdownContentSessionId('specstory', title, turns);
   return {
     surface: 'specstory',
@@ -143,7 +150,8 @@ export function parseSpecStory(lines: readonly string[]): MarkdownDocument {
     sessionIdOrigin: session ? 'specstory-uuid' : 'content-v1',
     title,
     opaqueDates,
-    declaredAtMs: utcMinuteStamp(session?.[3]),
+    declaredAtMs: utcMinuteStamp(session?.[3], 'specstory.session-stamp', timeProblems),
+    timeProblems,
     appVersion: null,
     formatVersion: version,
     harness: session?.[1] ?? null,
