@@ -7,7 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { rowProvenanceTable, sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js';
+import {
+  type RowProvenanceRow,
+  rowProvenanceTable,
+  type SourceInstanceRow,
+  sessionsTable,
+  sourceInstancesTable,
+} from '../../../schemas/tables.js';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
 import { outputModes } from '../../shared/output-permissions.js';
@@ -19,7 +25,9 @@ import {
   LIVE_CONTRIBUTION_SQL,
   NO_ROW_PROVENANCE_KEY,
   PROVENANCE_KEY_SQL,
+  provenanceKey,
   ROW_PROVENANCE_KEY_SQL,
+  splitProvenanceKey,
 } from '../carrier-provenance.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import { DuckDbTarget } from '../duckdb/duckdb-target.js';
@@ -86,6 +94,11 @@ export class ParquetTarget implements WarehouseTarget {
   private finished = false;
   private stagingOpen = true;
   private policy: RedactionPolicy | null;
+  /** Relocated sessions by the provenance table whose rows this run rewrites for them. */
+  private readonly provenanceOnly = new Map<string, Set<string>>([
+    [sourceInstancesTable.name, new Set()],
+    [rowProvenanceTable.name, new Set()],
+  ]);
 
   private constructor(
     private readonly layout: DatasetLayout,
@@ -246,9 +259,24 @@ export class ParquetTarget implements WarehouseTarget {
     // The staging tables start empty, so the staged sessions are exactly the writes of this run.
     // The ledger only records which of them were written, so it sees the same outcome as here.
     await this.staging.loadBatch(writes, ledger);
-    // A relocated session's partition is rewritten with its same rows and its new provenance; the
-    // ledger never sees it as written.
-    if (relocated.length > 0) await this.staging.loadBatch(relocated);
+    // A relocated session stages only the provenance half that changed, so its content partitions
+    // stay linked; the ledger never sees it as written.
+    const instances: SourceInstanceRow[] = [];
+    const rows: RowProvenanceRow[] = [];
+    for (const session of relocated) {
+      const id = session.session.session_id;
+      const before = splitProvenanceKey(archived.get(id)!.provenance!);
+      const after = splitProvenanceKey(provenanceKey(session.sourceInstances, session.rowProvenance));
+      if (before.instances !== after.instances) {
+        instances.push(...session.sourceInstances);
+        this.provenanceOnly.get(sourceInstancesTable.name)!.add(id);
+      }
+      if (before.rows !== after.rows) {
+        rows.push(...session.rowProvenance);
+        this.provenanceOnly.get(rowProvenanceTable.name)!.add(id);
+      }
+    }
+    await this.staging.stageProvenance(instances, rows);
     return results;
   }
 
@@ -310,6 +338,7 @@ export class ParquetTarget implements WarehouseTarget {
         touchedBuckets: new Set([...touched.map((row) => String(row[0])), ...this.rebuildBuckets]),
         publishedAtMs: finishedAtMs,
         redaction: this.policy,
+        provenanceOnly: this.provenanceOnly,
       });
     });
   }
