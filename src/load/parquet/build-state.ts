@@ -31,7 +31,7 @@ import {
   type ManifestTable,
 } from './dataset-manifest.js';
 import { readFilesSql, stateFiles } from './dataset-reader.js';
-import { linkOrCopy } from './link-or-copy.js';
+import { type LinkRefusal, linkOrCopy } from './link-or-copy.js';
 import { copyOrderedPartition, measureStagedSessions, type PartitionLimits } from './ordered-partition.js';
 import { fileSha256 } from './state-integrity.js';
 
@@ -52,6 +52,11 @@ export interface StateInput {
    * relocation): only those tables' partitions are rewritten for them.
    */
   provenanceOnly?: ProvenanceOnly;
+  /**
+   * Called at the first link the storage refuses, before the run's diagnostics and ledger files
+   * are written, so it can still stage what the run says about it.
+   */
+  onLinkRefused?: (refusal: LinkRefusal) => Promise<void>;
 }
 
 /** Session IDs by provenance table (`source_instances`, `row_provenance`). */
@@ -73,6 +78,7 @@ async function stageTableSessions(input: StateInput, table: string): Promise<voi
 
 class StateWriter {
   readonly dir: string;
+  private refused = false;
   constructor(private readonly input: StateInput) {
     this.dir = input.layout.stateDir(input.runId);
   }
@@ -83,7 +89,11 @@ class StateWriter {
     const target = join(this.dir, file.path);
     mkdirSync(dirname(target), { recursive: true, mode: outputModes().dir });
     const source = join(layout.stateDir(previous!.stateId), file.path);
-    linkOrCopy(source, target);
+    const refusal = linkOrCopy(source, target);
+    if (refusal !== null && !this.refused) {
+      this.refused = true;
+      await this.input.onLinkRefused?.(refusal);
+    }
     return file.sha256 === undefined ? { ...file, sha256: await fileSha256(target) } : file;
   }
 

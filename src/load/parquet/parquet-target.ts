@@ -14,8 +14,9 @@ import {
   sessionsTable,
   sourceInstancesTable,
 } from '../../../schemas/tables.js';
-import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { parsePolicy, type RedactionPolicy } from '../../shared/redaction-policy.js';
@@ -34,6 +35,7 @@ import { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { rewriteRows } from '../duckdb/rewrite-rows.js';
 import { BUILD_MEMORY_BYTES, buildInstanceOptions } from '../duckdb/run-memory.js';
+import { sqlString } from '../duckdb/sql-string.js';
 import { connectInUtc } from '../duckdb/utc-connection.js';
 import { fitMemoryLimit, largestStoredValueBytes } from '../duckdb/value-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
@@ -61,7 +63,7 @@ import {
   writeManifest,
 } from './dataset-manifest.js';
 import { DATASET_TABLES, readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
-import { linkRefusal } from './link-or-copy.js';
+import { type LinkRefusal, linkRefusal, linksUnavailable } from './link-or-copy.js';
 import { seedStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -94,6 +96,8 @@ export class ParquetTarget implements WarehouseTarget {
   private finished = false;
   private stagingOpen = true;
   private policy: RedactionPolicy | null;
+  /** Said by this run when a link was refused while it published (not already said at open). */
+  readonly publishDiagnostics: Diagnostic[] = [];
   /** Relocated sessions by the provenance table whose rows this run rewrites for them. */
   private readonly provenanceOnly = new Map<string, Set<string>>([
     [sourceInstancesTable.name, new Set()],
@@ -137,16 +141,7 @@ export class ParquetTarget implements WarehouseTarget {
       const diagnostics = [...checked.diagnostics];
       const refusal =
         previous === null ? null : linkRefusal(layout.manifestFile(previous.stateId), stagingDir);
-      if (refusal !== null) {
-        diagnostics.push(
-          diagnostic(
-            'DATASET_LINKS_UNAVAILABLE',
-            'The storage refuses hard links: this run copies the unchanged files',
-            { errorCode: refusal },
-            { severity: 'info' },
-          ),
-        );
-      }
+      if (refusal !== null) diagnostics.push(linksUnavailable(refusal));
       return new ParquetTarget(
         layout,
         previous,
@@ -163,6 +158,11 @@ export class ParquetTarget implements WarehouseTarget {
       releaseLock();
       throw error;
     }
+  }
+
+  /** Whether the run said at open that the storage refuses links. */
+  private get linksSaid(): boolean {
+    return this.openDiagnostics.some((d) => d.code === 'DATASET_LINKS_UNAVAILABLE');
   }
 
   private get stagingFile(): string {
@@ -339,8 +339,26 @@ export class ParquetTarget implements WarehouseTarget {
         publishedAtMs: finishedAtMs,
         redaction: this.policy,
         provenanceOnly: this.provenanceOnly,
+        onLinkRefused: this.linksSaid
+          ? undefined
+          : (refusal) => this.sayLinksRefused(staging, runId, refusal),
       });
     });
+  }
+
+  /** Stages the run's one `DATASET_LINKS_UNAVAILABLE` and counts it in its `etl_runs` row. */
+  private async sayLinksRefused(
+    staging: DuckDBConnection,
+    runId: string,
+    refusal: LinkRefusal,
+  ): Promise<void> {
+    const said = linksUnavailable(refusal);
+    const run = sqlString(runId);
+    await staging.run(
+      `INSERT INTO diagnostics SELECT ${run}, coalesce(max(seq) + 1, 0), ${sqlString(said.code)}, ${sqlString(said.severity)}, ${sqlString(said.message)}, NULL, NULL, ${sqlString(canonicalJson(said.details))} FROM diagnostics WHERE run_id = ${run}`,
+    );
+    await staging.run(`UPDATE etl_runs SET diagnostics = diagnostics + 1 WHERE run_id = ${run}`);
+    this.publishDiagnostics.push(said);
   }
 
   async close(): Promise<void> {
