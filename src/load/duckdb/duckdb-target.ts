@@ -9,7 +9,9 @@ import {
   CONTENT_TABLES,
   diagnosticsTable,
   messagesTable,
+  type RowProvenanceRow,
   rowProvenanceTable,
+  type SourceInstanceRow,
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
@@ -238,6 +240,21 @@ export class DuckDbTarget implements WarehouseTarget {
         `DELETE FROM ${table} WHERE session_id IN (${placeholders(ids.length)})`,
         ids,
       );
+  }
+
+  /**
+   * Appends provenance rows alone, for a Parquet staging warehouse: a relocated session's content
+   * stays in the published state while its new provenance is staged.
+   */
+  async stageProvenance(
+    instances: readonly SourceInstanceRow[],
+    provenance: readonly RowProvenanceRow[],
+  ): Promise<void> {
+    if (instances.length === 0 && provenance.length === 0) return;
+    await this.inTransaction(async () => {
+      await appendToTable(this.connection, sourceInstancesTable, instances);
+      await appendToTable(this.connection, rowProvenanceTable, provenance);
+    });
   }
 
   async recordDiagnostics(runId: string, diagnostics: readonly Diagnostic[]): Promise<void> {

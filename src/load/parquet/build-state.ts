@@ -17,6 +17,7 @@ import { type AnyTable, orderByFor } from '../export/export-tables.js';
 import { fsyncPath } from '../fs/durable-file.js';
 import {
   BUCKET_COUNT,
+  bucketOf,
   contentFilePath,
   type DatasetLayout,
   diagnosticsFilePath,
@@ -30,7 +31,7 @@ import {
   type ManifestTable,
 } from './dataset-manifest.js';
 import { readFilesSql, stateFiles } from './dataset-reader.js';
-import { linkOrCopy } from './link-or-copy.js';
+import { type LinkRefusal, linkOrCopy } from './link-or-copy.js';
 import { copyOrderedPartition, measureStagedSessions, type PartitionLimits } from './ordered-partition.js';
 import { fileSha256 } from './state-integrity.js';
 
@@ -46,10 +47,38 @@ export interface StateInput {
   limits?: PartitionLimits;
   /** The redaction policy the state is published under. */
   redaction?: RedactionPolicy | null;
+  /**
+   * Sessions whose content is unchanged but whose rows of these provenance tables are staged (a
+   * relocation): only those tables' partitions are rewritten for them.
+   */
+  provenanceOnly?: ProvenanceOnly;
+  /**
+   * Called at the first link the storage refuses, before the run's diagnostics and ledger files
+   * are written, so it can still stage what the run says about it.
+   */
+  onLinkRefused?: (refusal: LinkRefusal) => Promise<void>;
+}
+
+/** Session IDs by provenance table (`source_instances`, `row_provenance`). */
+export type ProvenanceOnly = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** `table_sessions`: the sessions whose rows of `table` are staged, with their bucket. */
+async function stageTableSessions(input: StateInput, table: string): Promise<void> {
+  await input.staging.run(
+    'CREATE OR REPLACE TEMP TABLE table_sessions AS SELECT session_id, bucket FROM staged_sessions',
+  );
+  const ids = [...(input.provenanceOnly?.get(table) ?? [])];
+  for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    await input.staging.run(
+      `INSERT INTO table_sessions SELECT * FROM (VALUES ${chunk.map((id) => `(${sqlString(id)}, ${sqlString(bucketOf(id))})`).join(', ')}) WHERE col0 NOT IN (SELECT session_id FROM table_sessions)`,
+    );
+  }
 }
 
 class StateWriter {
   readonly dir: string;
+  private refused = false;
   constructor(private readonly input: StateInput) {
     this.dir = input.layout.stateDir(input.runId);
   }
@@ -60,7 +89,11 @@ class StateWriter {
     const target = join(this.dir, file.path);
     mkdirSync(dirname(target), { recursive: true, mode: outputModes().dir });
     const source = join(layout.stateDir(previous!.stateId), file.path);
-    linkOrCopy(source, target);
+    const refusal = linkOrCopy(source, target);
+    if (refusal !== null && !this.refused) {
+      this.refused = true;
+      await this.input.onLinkRefused?.(refusal);
+    }
     return file.sha256 === undefined ? { ...file, sha256: await fileSha256(target) } : file;
   }
 
@@ -97,23 +130,24 @@ class StateWriter {
 
 async function contentTable(writer: StateWriter, input: StateInput, table: AnyTable): Promise<ManifestTable> {
   const previous = input.previous?.tables[table.name]?.files ?? [];
-  const buckets = new Set([...previous.map((f) => f.partition!), ...input.touchedBuckets]);
+  await stageTableSessions(input, table.name);
+  const touched = new Set([
+    ...input.touchedBuckets,
+    ...[...(input.provenanceOnly?.get(table.name) ?? [])].map(bucketOf),
+  ]);
+  const buckets = new Set([...previous.map((f) => f.partition!), ...touched]);
   const files: ManifestFile[] = [];
-  await measureStagedSessions(input.staging, table);
+  await measureStagedSessions(input.staging, table, 'table_sessions');
   for (const bucket of [...buckets].sort()) {
     const old = previous.find((f) => f.partition === bucket);
     // Files of an older schema version are rewritten (in the current column types), never linked.
-    if (
-      old &&
-      !input.touchedBuckets.has(bucket) &&
-      input.previous!.schemaVersion === WAREHOUSE_SCHEMA_VERSION
-    ) {
+    if (old && !touched.has(bucket) && input.previous!.schemaVersion === WAREHOUSE_SCHEMA_VERSION) {
       files.push(await writer.link(old));
       continue;
     }
-    const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM staged_sessions WHERE bucket = ${sqlString(bucket)})`;
+    const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM table_sessions WHERE bucket = ${sqlString(bucket)})`;
     const kept = old
-      ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket))} WHERE session_id NOT IN (SELECT session_id FROM staged_sessions)`
+      ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket))} WHERE session_id NOT IN (SELECT session_id FROM table_sessions)`
       : null;
     files.push(
       await writer.write(contentFilePath(table.name, bucket, input.runId), bucket, (target) =>
