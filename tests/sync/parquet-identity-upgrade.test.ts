@@ -72,6 +72,7 @@ describe('Parquet identity upgrade convergence', () => {
   let oldToolCalls: Record<string, unknown>[];
   let oldSessions: unknown[];
   let migration: { code: string; details: { remedy: string } };
+  let verifyOld: number;
   let first: RunSummary;
   let second: RunSummary;
   let afterFirst: DatasetManifest;
@@ -101,6 +102,7 @@ describe('Parquet identity upgrade convergence', () => {
     oldSessions = (await query(upgraded, 'SELECT session_id FROM sessions')).map((r) => r.session_id);
     oldToolCalls = await query(upgraded, 'SELECT tool_id, native_call_id FROM tool_calls ORDER BY tool_id');
     migration = JSON.parse(runCli(['status', '--json', '--target', `parquet:${upgraded}`]).stderr).error;
+    verifyOld = runCli(['verify', '--json', '--target', `parquet:${upgraded}`]).code;
     first = await runInProcess(corpus, upgraded, true, 'parquet');
     afterFirst = manifestOf(upgraded);
     second = await runInProcess(corpus, upgraded, true, 'parquet');
@@ -124,9 +126,10 @@ describe('Parquet identity upgrade convergence', () => {
     expect(oldToolCalls.map((row) => row.tool_id)).toContain('call_s02_1');
   });
 
-  it('etl status on the older dataset says the next run converges stored identities', () => {
+  it('etl status and verify on the older dataset say the next run converges stored identities', () => {
     expect(migration.code).toBe('WAREHOUSE_MIGRATION_REQUIRED');
     expect(migration.details.remedy).toMatch(/identities converge/);
+    expect(verifyOld).toBe(2);
   });
 
   it('the next --since-last run reads every source again and converges on a fresh load', async () => {
