@@ -165,8 +165,8 @@ async function retireUndashedCompactSessions(input: StateInput): Promise<Readonl
   const files = buckets.flatMap((b) => stateFiles(layout, previous, sourceInstancesTable.name, b));
   const instances = `(${readFilesSql(sourceInstancesTable as unknown as AnyTable, files)} UNION ALL BY NAME SELECT * FROM ${sourceInstancesTable.name})`;
   const retired = (await staging.runAndReadAll(undashedCompactSessionsSql(instances))).getRows();
-  const ids = sqlList(retired.map((row) => String(row[0])));
   if (retired.length === 0) return input.touchedBuckets;
+  const ids = sqlList(retired.map((row) => String(row[0])));
   await staging.run(
     `INSERT INTO staged_sessions SELECT session_id, ${BUCKET_SQL} FROM (SELECT unnest(${ids}) AS session_id)`,
   );

@@ -57,8 +57,8 @@ export function readFilesSql(table: AnyTable, files: readonly string[]): string 
   const columns = Object.entries(table.columns).map(
     ([name, spec]) => `CAST(${name} AS ${duckDbType(spec)}) AS ${name}`,
   );
-  const anyFile = `SELECT ${names.map((name) => `NULL AS ${name}`).join(', ')} WHERE false`;
-  return `SELECT ${columns.join(', ')} FROM (${anyFile} UNION ALL BY NAME SELECT * FROM read_parquet(${sqlList(files)}, union_by_name = true))`;
+  const everyColumn = `SELECT ${names.map((name) => `NULL AS ${name}`).join(', ')} WHERE false`;
+  return `SELECT ${columns.join(', ')} FROM (${everyColumn} UNION ALL BY NAME SELECT * FROM read_parquet(${sqlList(files)}, union_by_name = true))`;
 }
 
 export async function createStateViews(
