@@ -6,8 +6,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
-import { CONTENT_TABLES, diagnosticsTable } from '../../../schemas/tables.js';
+import { LEDGER_TABLES, sessionSourcesTable, sessionStateTable } from '../../../schemas/ledger-tables.js';
+import { CONTENT_TABLES, diagnosticsTable, sourceInstancesTable } from '../../../schemas/tables.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import type { RedactionPolicy } from '../../shared/redaction-policy.js';
 import { sqlString } from '../duckdb/sql-string.js';
@@ -15,8 +15,10 @@ import { WAREHOUSE_SCHEMA_VERSION } from '../duckdb/warehouse-version.js';
 import { copyQueryTo, PARQUET_COPY_OPTIONS } from '../export/copy-export.js';
 import { type AnyTable, orderByFor } from '../export/export-tables.js';
 import { fsyncPath } from '../fs/durable-file.js';
+import { UNDASHED_COMPACT_CANDIDATES_SQL, undashedCompactSessionsSql } from '../undashed-compact-sessions.js';
 import {
   BUCKET_COUNT,
+  BUCKET_SQL,
   bucketOf,
   contentFilePath,
   type DatasetLayout,
@@ -30,8 +32,9 @@ import {
   type ManifestFile,
   type ManifestTable,
 } from './dataset-manifest.js';
-import { readFilesSql, stateFiles } from './dataset-reader.js';
+import { readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
 import { type LinkRefusal, linkOrCopy } from './link-or-copy.js';
+import { lacksColumns } from './older-shape.js';
 import { copyOrderedPartition, measureStagedSessions, type PartitionLimits } from './ordered-partition.js';
 import { fileSha256 } from './state-integrity.js';
 
@@ -140,8 +143,17 @@ async function contentTable(writer: StateWriter, input: StateInput, table: AnyTa
   await measureStagedSessions(input.staging, table, 'table_sessions');
   for (const bucket of [...buckets].sort()) {
     const old = previous.find((f) => f.partition === bucket);
-    // Files of an older schema version are rewritten (in the current column types), never linked.
-    if (old && !touched.has(bucket) && input.previous!.schemaVersion === WAREHOUSE_SCHEMA_VERSION) {
+    // Files of an older schema version or column set are rewritten in this build's columns, never linked.
+    if (
+      old &&
+      !touched.has(bucket) &&
+      input.previous!.schemaVersion === WAREHOUSE_SCHEMA_VERSION &&
+      !(await lacksColumns(
+        input.staging,
+        table,
+        stateFiles(input.layout, input.previous, table.name, bucket),
+      ))
+    ) {
       files.push(await writer.link(old));
       continue;
     }
@@ -178,8 +190,31 @@ async function diagnostics(writer: StateWriter, input: StateInput): Promise<Mani
   return { partitionKey: 'run', files };
 }
 
+/**
+ * Leaves the undashed compact sessions of older builds (undashed-compact-sessions.ts) out of the new
+ * state: their ledger rows go, and their buckets are rewritten without them. Returns the touched buckets.
+ */
+async function retireUndashedCompactSessions(input: StateInput): Promise<ReadonlySet<string>> {
+  const { staging, layout, previous } = input;
+  const candidates = (await staging.runAndReadAll(UNDASHED_COMPACT_CANDIDATES_SQL)).getRows();
+  if (previous === null || candidates.length === 0) return input.touchedBuckets;
+  const buckets = [...new Set(candidates.map((row) => bucketOf(String(row[0]))))];
+  const files = buckets.flatMap((b) => stateFiles(layout, previous, sourceInstancesTable.name, b));
+  const instances = `(${readFilesSql(sourceInstancesTable as unknown as AnyTable, files)} UNION ALL BY NAME SELECT * FROM ${sourceInstancesTable.name})`;
+  const retired = (await staging.runAndReadAll(undashedCompactSessionsSql(instances))).getRows();
+  if (retired.length === 0) return input.touchedBuckets;
+  const ids = sqlList(retired.map((row) => String(row[0])));
+  await staging.run(
+    `INSERT INTO staged_sessions SELECT session_id, ${BUCKET_SQL} FROM (SELECT unnest(${ids}) AS session_id)`,
+  );
+  for (const table of [sessionSourcesTable.name, sessionStateTable.name])
+    await staging.run(`DELETE FROM ${table} WHERE session_id IN (SELECT unnest(${ids}))`);
+  return new Set([...input.touchedBuckets, ...retired.map((row) => bucketOf(String(row[0])))]);
+}
+
 /** Writes the state directory and returns its manifest (not yet written, not yet published). */
-export async function buildState(input: StateInput): Promise<DatasetManifest> {
+export async function buildState(staged: StateInput): Promise<DatasetManifest> {
+  const input = { ...staged, touchedBuckets: await retireUndashedCompactSessions(staged) };
   const writer = new StateWriter(input);
   mkdirSync(writer.dir, { recursive: true, mode: outputModes().dir });
   const tables: Record<string, ManifestTable> = {};
