@@ -10,7 +10,7 @@ import { IntegrityError, UsageError } from '../../shared/errors.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
-export const WAREHOUSE_SCHEMA_VERSION = 3;
+export const WAREHOUSE_SCHEMA_VERSION = 4;
 
 /** The `etl_meta` key/value rows, or null when the warehouse has no `etl_meta` table yet. */
 export async function storedMeta(connection: DuckDBConnection): Promise<Map<string, string> | null> {
@@ -74,6 +74,33 @@ function instantColumn(table: string, column: string): string {
   return `ALTER TABLE ${table} ALTER COLUMN ${column} SET DATA TYPE TIMESTAMPTZ USING timezone('UTC', ${column}::TIMESTAMP)`;
 }
 
+/** The version whose step adds the subagent link columns (one constant, so the step can be renumbered). */
+const SUBAGENT_LINKS_FROM = 3;
+
+/**
+ * Columns a step appended, by table, with the version that first has them: Parquet files of an older
+ * version lack them, so their readers select NULL in their place.
+ */
+export const ADDED_COLUMNS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  sessions: {
+    root_session_id: SUBAGENT_LINKS_FROM + 1,
+    spawn_tool_call_id: SUBAGENT_LINKS_FROM + 1,
+    subagent_type: SUBAGENT_LINKS_FROM + 1,
+  },
+};
+
+/**
+ * Subagent link columns at the end of `sessions` (rows are appended by position, and the table
+ * definition lists them last). Every source is read once more, even by `--since-last`, so archived
+ * children get their links; only sessions whose rows change are replaced.
+ */
+const SUBAGENT_LINKS_STEP: readonly string[] = [
+  ...Object.keys(ADDED_COLUMNS.sessions!).map(
+    (column) => `ALTER TABLE sessions ADD COLUMN IF NOT EXISTS ${column} VARCHAR`,
+  ),
+  "UPDATE etl_sources SET options_digest = 'subagent-links-pending'",
+];
+
 /** Steps from version N to N+1, run inside the schema transaction after the CREATE IF NOT EXISTS. */
 const MIGRATIONS: Record<number, readonly string[]> = {
   // v1 → v2: run counters for absence and payload bytes, and the owner pid; ledger tables are created.
@@ -106,10 +133,25 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     // `--since-last`, and sessions whose rows differ are replaced by digest.
     "UPDATE etl_sources SET options_digest = 'identity-v3-pending'",
   ],
+  [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
 };
 
-/** Steps after which every stored digest is recomputed (the digest definition changed with them). */
-const RECOMPUTE_DIGESTS_AFTER = new Set([2]);
+/**
+ * Steps after which every stored digest is recomputed: the digest definition changed with them, or
+ * (added `sessions` columns) the session row it hashes gained members.
+ */
+const RECOMPUTE_DIGESTS_AFTER = new Set([2, SUBAGENT_LINKS_FROM]);
+
+/**
+ * The ledger resets of the steps after `from` (sources every run reads once more): a Parquet dataset
+ * seeds its staging ledger from files and applies them there, as a migrated DuckDB warehouse has.
+ */
+export function ledgerResetsSince(from: number): string[] {
+  const out: string[] = [];
+  for (let version = from; version < WAREHOUSE_SCHEMA_VERSION; version++)
+    out.push(...(MIGRATIONS[version] ?? []).filter((sql) => sql.startsWith('UPDATE etl_sources ')));
+  return out;
+}
 
 /** Brings a warehouse of `from` up to the current version; returns the steps applied. */
 export async function migrate(connection: DuckDBConnection, from: number): Promise<number[]> {

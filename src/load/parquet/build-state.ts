@@ -113,7 +113,7 @@ async function contentTable(writer: StateWriter, input: StateInput, table: AnyTa
     }
     const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM staged_sessions WHERE bucket = ${sqlString(bucket)})`;
     const kept = old
-      ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket))} WHERE session_id NOT IN (SELECT session_id FROM staged_sessions)`
+      ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket), input.previous!.schemaVersion)} WHERE session_id NOT IN (SELECT session_id FROM staged_sessions)`
       : null;
     files.push(
       await writer.write(contentFilePath(table.name, bucket, input.runId), bucket, (target) =>

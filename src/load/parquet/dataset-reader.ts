@@ -6,7 +6,12 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
-import { type ColumnSpec, createTableSql, type TableDefinition } from '../../../schemas/table-definition.js';
+import {
+  type ColumnSpec,
+  createTableSql,
+  duckDbType,
+  type TableDefinition,
+} from '../../../schemas/table-definition.js';
 import { ROW_TABLES } from '../../../schemas/tables.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
@@ -14,6 +19,7 @@ import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { lockDown, SANDBOX_INSTANCE_OPTIONS, type Sandbox } from '../duckdb/query-sandbox.js';
 import { sqlString } from '../duckdb/sql-string.js';
 import { connectInUtc } from '../duckdb/utc-connection.js';
+import { ADDED_COLUMNS, WAREHOUSE_SCHEMA_VERSION } from '../duckdb/warehouse-version.js';
 import { createAnalystViews } from '../views/analyst-views.js';
 import { assertDatasetDirectory, DatasetLayout } from './dataset-layout.js';
 import { type DatasetManifest, readCurrentManifest } from './dataset-manifest.js';
@@ -42,12 +48,19 @@ export function stateFiles(
 
 /**
  * `SELECT <schema columns> FROM read_parquet([...])`, so hive columns never leak into results. Times
- * are cast to instants: files of schema version 2 hold them as UTC wall-clock timestamps.
+ * are cast to instants: files of schema version 2 hold them as UTC wall-clock timestamps. Columns
+ * added after the files' `schemaVersion` are read as NULL.
  */
-export function readFilesSql(table: AnyTable, files: readonly string[]): string {
-  const columns = Object.entries(table.columns).map(([name, spec]) =>
-    spec.kind === 'timestamp' ? `CAST(${name} AS TIMESTAMPTZ) AS ${name}` : name,
-  );
+export function readFilesSql(
+  table: AnyTable,
+  files: readonly string[],
+  schemaVersion: number = WAREHOUSE_SCHEMA_VERSION,
+): string {
+  const added = ADDED_COLUMNS[table.name] ?? {};
+  const columns = Object.entries(table.columns).map(([name, spec]) => {
+    if ((added[name] ?? 0) > schemaVersion) return `CAST(NULL AS ${duckDbType(spec)}) AS ${name}`;
+    return spec.kind === 'timestamp' ? `CAST(${name} AS TIMESTAMPTZ) AS ${name}` : name;
+  });
   return `SELECT ${columns.join(', ')} FROM read_parquet(${sqlList(files)})`;
 }
 
@@ -61,7 +74,7 @@ export async function createStateViews(
     await connection.run(
       files.length === 0
         ? createTableSql(table)
-        : `CREATE VIEW ${table.name} AS ${readFilesSql(table, files)}`,
+        : `CREATE VIEW ${table.name} AS ${readFilesSql(table, files, manifest!.schemaVersion)}`,
     );
   }
   await createAnalystViews(connection);

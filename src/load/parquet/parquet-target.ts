@@ -193,7 +193,7 @@ export class ParquetTarget implements WarehouseTarget {
           const files = stateFiles(this.layout, previous, table);
           return files.length === 0
             ? `(SELECT * FROM ${table} WHERE false)`
-            : `(${readFilesSql(definition, files)})`;
+            : `(${readFilesSql(definition, files, previous.schemaVersion)})`;
         };
         sessions = await rewriteRows(stage.connection, from, rewrite);
         await stage.connection.run('CHECKPOINT');
@@ -339,7 +339,7 @@ export class ParquetTarget implements WarehouseTarget {
     );
     if (files.length === 0) return map;
     const reader = await this.reader.connection.runAndReadAll(
-      `SELECT session_id, view_digest, fidelity FROM (${readFilesSql(sessionsTable as unknown as AnyTable, files)}) WHERE session_id IN (SELECT unnest(${sqlList(ids)}))`,
+      `SELECT session_id, view_digest, fidelity FROM (${readFilesSql(sessionsTable as unknown as AnyTable, files, this.previous!.schemaVersion)}) WHERE session_id IN (SELECT unnest(${sqlList(ids)}))`,
     );
     const contributors = await this.contributors(ids);
     const provenance = await this.provenanceKeys(ids);
@@ -366,7 +366,7 @@ export class ParquetTarget implements WarehouseTarget {
       );
       if (files.length === 0) return new Map();
       const reader = await this.reader.connection.runAndReadAll(
-        `SELECT session_id, ${key} AS k FROM (${readFilesSql(table, files)})
+        `SELECT session_id, ${key} AS k FROM (${readFilesSql(table, files, this.previous!.schemaVersion)})
           WHERE session_id IN (SELECT unnest(${sqlList(ids)})) GROUP BY session_id`,
       );
       return new Map(reader.getRowObjects().map((row) => [String(row.session_id), String(row.k)]));
@@ -386,7 +386,7 @@ export class ParquetTarget implements WarehouseTarget {
     if (files.length === 0) return out;
     const reader = await this.reader.connection.runAndReadAll(
       `SELECT session_id, bool_or(${LIVE_CONTRIBUTION_SQL}) AS live, bool_or(${CURSOR_CONTRIBUTION_SQL}) AS cursor
-         FROM (${readFilesSql(sourceInstancesTable as unknown as AnyTable, files)})
+         FROM (${readFilesSql(sourceInstancesTable as unknown as AnyTable, files, this.previous!.schemaVersion)})
         WHERE session_id IN (SELECT unnest(${sqlList(ids)})) GROUP BY session_id`,
     );
     for (const row of reader.getRowObjects()) {

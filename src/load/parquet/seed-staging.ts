@@ -5,6 +5,7 @@
  */
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
+import { ledgerResetsSince } from '../duckdb/warehouse-version.js';
 import type { AnyTable } from '../export/export-tables.js';
 import type { DatasetLayout } from './dataset-layout.js';
 import type { DatasetManifest } from './dataset-manifest.js';
@@ -20,8 +21,12 @@ export async function seedStaging(
     for (const table of LEDGER_TABLES as unknown as AnyTable[]) {
       const files = stateFiles(layout, previous, table.name);
       if (files.length > 0)
-        await warehouse.connection.run(`INSERT INTO ${table.name} ${readFilesSql(table, files)}`);
+        await warehouse.connection.run(
+          `INSERT INTO ${table.name} ${readFilesSql(table, files, previous!.schemaVersion)}`,
+        );
     }
+    if (previous !== null)
+      for (const sql of ledgerResetsSince(previous.schemaVersion)) await warehouse.connection.run(sql);
   } finally {
     warehouse.close();
   }
