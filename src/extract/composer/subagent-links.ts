@@ -1,8 +1,7 @@
 /**
  * Subagent evidence a global `state.vscdb` keeps outside a session's own rows: its `composerHeaders`
- * SQL row (9- or 10-column table), its `composer.composerHeaders` JSON header, and the parents whose
- * `composerData.subagentComposerIds` list it. Built lazily on the first hydration, so a run that
- * hydrates nothing reads none of it.
+ * row (9 or 10 columns), its JSON header, and parents whose `subagentComposerIds` list it. Read
+ * lazily: a run that hydrates nothing reads none of it.
  */
 import type Database from 'better-sqlite3';
 import type { ReadLimits } from '../limits/read-limits.js';
