@@ -771,6 +771,14 @@ export const CATALOGUE = {
         otherSource: z.string(),
       }),
   },
+  SUBAGENT_LEGACY_TASK_SESSION: {
+    severity: ['info'],
+    exit: null,
+    meaning:
+      'A legacy sub-composer session (`task-<toolCallId>`) is loaded as a session of its own; no source links it to a parent.',
+    remedy: 'None; its spawning tool call is part of its session ID.',
+    details: none,
+  },
   SUBAGENT_LINK_SELF: {
     severity: ['warning'],
     exit: null,

@@ -25,6 +25,8 @@ const FIELDS = [
   ['subagent_type', 'subagentType'],
 ] as const;
 
+const LEGACY_TASK = /^task-/;
+
 const rank = (source: SubagentLinkSource): number => SUBAGENT_LINK_SOURCES.indexOf(source);
 
 /** The view's evidence, plus its transcript parent when only `parentSessionId` carries it. */
@@ -85,5 +87,15 @@ export function resolveSubagentLink(view: SessionView): { link: SubagentLink; di
       );
     }
   }
+  // Older builds kept a Task's conversation under `task-<toolCallId>` ([P]): reported, never parsed.
+  if (link.parent_session_id === null && LEGACY_TASK.test(view.sessionId))
+    diagnostics.push(
+      diagnostic(
+        'SUBAGENT_LEGACY_TASK_SESSION',
+        'A legacy sub-composer session has no parent link',
+        {},
+        { ...scope, severity: 'info' },
+      ),
+    );
   return { link, diagnostics };
 }

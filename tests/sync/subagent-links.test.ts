@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   SUBAGENT_IDS as IDS,
+  LEGACY_TASK_SESSION,
   TASK_CALLS,
   writeSubagentCorpus,
 } from '../../fixtures/subagent/subagent-corpus.js';
@@ -214,6 +215,24 @@ describe('subagent links loaded end to end', { timeout: 300_000 }, () => {
     await runInto('duckdb', path, alone);
     const parent = `SELECT * FROM sessions WHERE session_id = '${IDS.parent}'`;
     expect(await rowsOf('duckdb', path, parent)).toEqual(await rowsOf('duckdb', paths.duckdb, parent));
+  });
+
+  it('a legacy sub-composer bubble key (newline in the composer ID) loads as its own session, reported', async () => {
+    const legacy = writeSubagentCorpus(join(root, 'legacy'), { legacyTaskSession: true });
+    const path = join(root, 'legacy-w', 'w.duckdb');
+    const run = await runInto('duckdb', path, legacy);
+    expect(
+      run.diagnostics.filter((d) => d.code === 'SUBAGENT_LEGACY_TASK_SESSION').map((d) => d.sessionId),
+    ).toEqual([LEGACY_TASK_SESSION]);
+    const [row] = await rowsOf(
+      'duckdb',
+      path,
+      `SELECT message_count, parent_session_id FROM sessions WHERE starts_with(session_id, 'task-')`,
+    );
+    expect(row).toEqual({ message_count: 1, parent_session_id: null });
+    // The other sessions link exactly as without it.
+    const others = (await rowsOf('duckdb', path, LINKS)).filter((r) => r.session_id !== LEGACY_TASK_SESSION);
+    expect(others).toEqual(await rowsOf('duckdb', paths.duckdb, LINKS));
   });
 
   it('the 9-column composerHeaders table (no subagentTypeName) links the same parents', async () => {

@@ -87,6 +87,19 @@ describe('subagent link resolution', () => {
     ]);
   });
 
+  it('a legacy `task-<toolCallId>` session without a parent is reported (info), one with a parent is not', () => {
+    const legacy = { ...view([]), sessionId: 'task-call_1\nfc_1' } as SessionView;
+    expect(resolveSubagentLink(legacy).diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['SUBAGENT_LEGACY_TASK_SESSION', 'info'],
+    ]);
+    const linked = {
+      ...legacy,
+      subagentEvidence: [ev('composer-data', { parentSessionId: 'p' })],
+    } as SessionView;
+    expect(resolveSubagentLink(linked).diagnostics).toEqual([]);
+    expect(resolveSubagentLink(view([])).diagnostics).toEqual([]);
+  });
+
   it('a view that knows only its transcript parent still links through it', () => {
     expect(resolveSubagentLink(view([], 'p')).link.parent_session_id).toBe('p');
     expect(
