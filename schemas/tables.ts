@@ -107,7 +107,10 @@ export const sessionsTable = defineTable('sessions', 'One row per logical Cursor
   context_token_limit: nullable('bigint', 'Composer `contextTokenLimit`, when stored.'),
   total_input_tokens: nullable('bigint', 'Sum of non-zero per-message input tokens; NULL when none known.'),
   total_output_tokens: nullable('bigint', 'Sum of non-zero per-message output tokens; NULL when none known.'),
-  parent_session_id: nullable('text', 'Parent session for subagent sessions, when evidence links them.'),
+  parent_session_id: nullable(
+    'text',
+    'Parent session of a subagent session, from the strongest source that names one (docs/compatibility-matrix.md#subagent-links); NULL for a top-level session.',
+  ),
   view_digest: column(
     'text',
     'SHA-256 of the canonical JSON of the session content rows; where the data was read from stays out (docs/workspaces.md).',
@@ -117,6 +120,15 @@ export const sessionsTable = defineTable('sessions', 'One row per logical Cursor
     'json',
     'Unknown or source-specific fields preserved as JSON. Composer sessions: `agentKv` (blob counts by kind, links, hash-mismatch blob IDs, `possiblyEncrypted`, `systemPrompt`, `unmatchedRequests`, `loadedMessages`) and `hadBlobEncryptionKey`/`hadSpeculativeSummarizationEncryptionKey` (never the key).',
   ),
+  root_session_id: nullable(
+    'text',
+    'Root of the subagent chain as a source states it (`rootParentConversationId`, `rootParentAgentId`); NULL when none does (`v_subagent_tree` derives it from the parent links).',
+  ),
+  spawn_tool_call_id: nullable(
+    'text',
+    "The parent's `Task` tool call that spawned this subagent (`subagentInfo.toolCallId`); joins `tool_calls.native_call_id` of the parent session.",
+  ),
+  subagent_type: nullable('text', 'Subagent type as stored (`explore`, `generalPurpose`, `shell`, …).'),
 });
 
 export const messagesTable = defineTable('messages', 'One row per message of a session, in display order.', {

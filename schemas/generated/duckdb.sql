@@ -25,7 +25,10 @@ CREATE TABLE IF NOT EXISTS sessions (
   parent_session_id VARCHAR,
   view_digest VARCHAR NOT NULL,
   message_identity_version INTEGER NOT NULL,
-  extensions JSON
+  extensions JSON,
+  root_session_id VARCHAR,
+  spawn_tool_call_id VARCHAR,
+  subagent_type VARCHAR
 );
 
 CREATE TABLE IF NOT EXISTS messages (

@@ -758,6 +758,34 @@ export const CATALOGUE = {
         lifecycleFrames: z.number(),
       }),
   },
+  SUBAGENT_LINK_CONFLICT: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'Sources disagree on a subagent link fact; the value of the stronger source is kept (docs/compatibility-matrix.md).',
+    remedy: 'None; `keptSource` and `otherSource` name the disagreeing sources for a manual check.',
+    details: (z) =>
+      z.object({
+        field: z.enum(['parent_session_id', 'root_session_id', 'spawn_tool_call_id', 'subagent_type']),
+        keptSource: z.string(),
+        otherSource: z.string(),
+      }),
+  },
+  SUBAGENT_LEGACY_TASK_SESSION: {
+    severity: ['info'],
+    exit: null,
+    meaning:
+      'A legacy sub-composer session (`task-<toolCallId>`) is loaded as a session of its own; no source links it to a parent.',
+    remedy: 'None; its spawning tool call is part of its session ID.',
+    details: none,
+  },
+  SUBAGENT_LINK_SELF: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A source names the session as its own parent or root; that fact is ignored.',
+    remedy: 'None; the other sources still link the session.',
+    details: (z) => z.object({ source: z.string() }),
+  },
   TARGET_INVALID: {
     severity: [],
     exit: 'usage',

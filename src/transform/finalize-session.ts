@@ -9,6 +9,7 @@ import type { NormalizedSession } from './normalized-session.js';
 import { rowProvenanceRows } from './row-provenance.js';
 import { deriveSessionTimes, resolveMessageTimes } from './session-times.js';
 import type { SessionView } from './session-view.js';
+import { resolveSubagentLink } from './subagent-link.js';
 import { timeDiagnostics } from './time-diagnostics.js';
 import { computeViewDigest } from './view-digest.js';
 
@@ -22,13 +23,15 @@ function sumOrNull(values: (number | null)[]): number | null {
   return total;
 }
 
-/** The view's diagnostics plus one per rejected message time field. */
-function sessionDiagnostics(view: SessionView): Diagnostic[] {
+/** The view's diagnostics plus one per rejected message time field, then the subagent link's. */
+function sessionDiagnostics(view: SessionView, linkDiagnostics: readonly Diagnostic[]): Diagnostic[] {
   const problems: TimeProblem[] = [];
   for (const message of view.messages) if (message.time.problems) problems.push(...message.time.problems);
-  return problems.length === 0
-    ? view.diagnostics
-    : [...view.diagnostics, ...timeDiagnostics(problems, view.sessionId)];
+  const out =
+    problems.length === 0
+      ? view.diagnostics
+      : [...view.diagnostics, ...timeDiagnostics(problems, view.sessionId)];
+  return linkDiagnostics.length === 0 ? out : [...out, ...linkDiagnostics];
 }
 
 /** `digest` false leaves `view_digest` empty for a caller that rewrites the rows and digests them. */
@@ -106,6 +109,7 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
       workspace_path: instance.workspacePath,
       reason_code: instance.reasonCode,
     }));
+  const subagent = resolveSubagentLink(view);
   const session = {
     session_id: view.sessionId,
     archive_key: sessionArchiveKey(view.sessionId),
@@ -128,9 +132,12 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     context_token_limit: view.contextTokenLimit,
     total_input_tokens: sumOrNull(view.messages.map((m) => m.inputTokens)),
     total_output_tokens: sumOrNull(view.messages.map((m) => m.outputTokens)),
-    parent_session_id: view.parentSessionId,
+    parent_session_id: subagent.link.parent_session_id,
     message_identity_version: 1,
     extensions: jsonOrNull(view.extensions),
+    root_session_id: subagent.link.root_session_id,
+    spawn_tool_call_id: subagent.link.spawn_tool_call_id,
+    subagent_type: subagent.link.subagent_type,
   };
   const view_digest = digest ? computeViewDigest({ session, messages, toolCalls, sourceInstances }) : '';
   return {
@@ -139,7 +146,7 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     toolCalls,
     sourceInstances,
     rowProvenance: rowProvenanceRows(view.sessionId, view.messages, messages, toolCalls, sourceInstances),
-    diagnostics: sessionDiagnostics(view),
+    diagnostics: sessionDiagnostics(view, subagent.diagnostics),
     sourceKeys: [...new Set(view.sourceKeys)].sort(),
   };
 }

@@ -12,6 +12,7 @@ import type {
   SESSION_TIME_SOURCES,
 } from '../../schemas/tables.js';
 import type { Carrier, Representation } from '../extract/source-adapter.js';
+import type { SubagentEvidence } from '../extract/subagent/subagent-evidence.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
 import type { TimeProblem } from '../shared/time/read-instant.js';
 
@@ -125,7 +126,10 @@ export interface SessionView {
   transcriptState: string | null;
   contextTokensUsed: number | null;
   contextTokenLimit: number | null;
+  /** The parent a subagent transcript's location names (kept for views that know only that). */
   parentSessionId: string | null;
+  /** Every source's subagent link facts; `finalize-session` resolves them by source precedence. */
+  subagentEvidence?: SubagentEvidence[];
   messages: ViewMessage[];
   instances: ViewSourceInstance[];
   diagnostics: Diagnostic[];

@@ -36,6 +36,7 @@ import { GlobalAttribution } from './global-attribution.js';
 import { scanGlobalSessions } from './global-catalog.js';
 import { type GlobalHandle, GlobalOccurrence } from './global-occurrence.js';
 import { readGlobalSession } from './global-session-reader.js';
+import { SubagentLinks } from './subagent-links.js';
 import { reportUnreadableDatabase } from './unreadable-database.js';
 import { readWorkspaceEntry } from './workspace-entry-reader.js';
 import type { WorkspaceEntryRef } from './workspace-index.js';
@@ -52,6 +53,7 @@ export class ComposerAdapter implements SourceAdapter {
   private readonly workspaceSnapshots = new SnapshotCache(OPEN_WORKSPACE_SNAPSHOTS);
   /** Per global DB: built only when a session needs a request-id join. */
   private readonly agentKvIndexes = new Map<string, AgentKvIndex>();
+  private readonly subagentLinks = new Map<string, SubagentLinks>();
   private sources: DiscoveredSource[] = [];
   /** The read itself is kept, so sources cataloged concurrently share one read of the tree. */
   private tree: Promise<ComposerTree> | null = null;
@@ -192,6 +194,7 @@ export class ComposerAdapter implements SourceAdapter {
           ctx.counters,
           scope,
         ),
+        subagent: this.subagentLinksOf(handle.locator, snapshot, ctx).of(handle.composerId),
       },
       diagnostics: [],
     };
@@ -205,6 +208,15 @@ export class ComposerAdapter implements SourceAdapter {
       this.agentKvIndexes.set(locator, index);
     }
     return index;
+  }
+
+  private subagentLinksOf(locator: string, snapshot: SqliteSnapshot, ctx: ReadContext): SubagentLinks {
+    let links = this.subagentLinks.get(locator);
+    if (links === undefined) {
+      links = new SubagentLinks(snapshot.db, ctx.limits);
+      this.subagentLinks.set(locator, links);
+    }
+    return links;
   }
 
   drainDiagnostics(): Diagnostic[] {

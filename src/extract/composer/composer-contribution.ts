@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../../shared/diagnostic.js';
 import type { AgentKvSessionBytes } from '../agentkv/agentkv-contribution.js';
 import type { Contribution } from '../source-adapter.js';
+import type { SubagentEvidence } from '../subagent/subagent-evidence.js';
 
 /** One `bubbleId:<composerId>:<bubbleId>` row, in rowid order. */
 export interface RawBubble {
@@ -29,6 +30,8 @@ export interface ComposerGlobalData {
   truncated: boolean;
   /** The session's agentKv blobs, when it links any (undefined where the carrier has none). */
   agentKv?: AgentKvSessionBytes | null;
+  /** Subagent evidence from the DB's headers and parents' listings (not the session's own document). */
+  subagent?: SubagentEvidence[];
 }
 
 export type ComposerGlobalContribution = Contribution<'composer-global', ComposerGlobalData>;
@@ -43,6 +46,7 @@ export interface ComposerGlobalBytes {
   readFailure: Diagnostic | null;
   /** The session's agentKv blobs, when it links any (undefined where the carrier has none). */
   agentKv?: AgentKvSessionBytes | null;
+  subagent?: SubagentEvidence[];
 }
 
 /** Hydration's form of a global session; `decodeGlobalSession` turns it into the one above. */

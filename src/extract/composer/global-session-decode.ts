@@ -69,13 +69,14 @@ function decodeJsonObject(
 export function decodeGlobalSession(
   contribution: ComposerGlobalBytesContribution,
 ): ComposerGlobalContribution {
-  const { scope, doc, bubbles, readFailure, agentKv } = contribution.data;
+  const { scope, doc, bubbles, readFailure, agentKv, subagent } = contribution.data;
   const diagnostics: Diagnostic[] = [];
   const data: ComposerGlobalData = {
     composerData: null,
     bubbles: [],
     truncated: readFailure !== null,
     agentKv: agentKv ?? null,
+    subagent: subagent ?? [],
   };
   if (doc !== undefined) {
     const decoded = decodeJsonObject(doc, COMPOSER_DATA_FIELDS);

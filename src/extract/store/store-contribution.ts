@@ -1,6 +1,7 @@
 /** What the Store extractor hands to the transform stage for one occurrence of a session UUID. */
 import type { TimeProblem } from '../../shared/time/read-instant.js';
 import type { Contribution } from '../source-adapter.js';
+import type { SubagentEvidence } from '../subagent/subagent-evidence.js';
 
 /** Facts read from `meta.json` (cursor-formats §2.2); secrets and unknown fields are dropped. */
 export interface MetaJsonFacts {
@@ -57,6 +58,8 @@ export interface StoreDbData {
   /** Tree problems (missing subtree blobs, cycles) that make the view partial. */
   treeProblems: string[];
   facts: StoreSessionFacts;
+  /** The meta row's `subagentInfo`, when it holds any link. */
+  subagent?: SubagentEvidence | null;
 }
 
 export interface TranscriptRecord {

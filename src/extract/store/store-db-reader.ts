@@ -95,6 +95,7 @@ export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env
     createdAtMs: meta.createdAtMs,
     timeProblems: meta.timeProblems,
     facts,
+    subagent: meta.subagent,
   };
   if (meta.latestRootBlobId === null) return { ...base, leaves: [], treeProblems: [] };
   const budget = new HydrationBudget(env.limits);

@@ -1,10 +1,11 @@
 /**
- * The store.db `meta` row '0': hex-encoded UTF-8 JSON. Only `name`, `latestRootBlobId` and
- * `createdAt` are kept, so `blobEncryptionKey` never leaves this function. An absent root is an
+ * The store.db `meta` row '0': hex-encoded UTF-8 JSON. Only `name`, `latestRootBlobId`, `createdAt`
+ * and the `subagentInfo` link are kept, so `blobEncryptionKey` never leaves this function. An absent root is an
  * empty conversation; a root that is not a 64-hex blob ID is rejected.
  */
 
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
+import { type SubagentEvidence, storeSubagentInfo } from '../subagent/subagent-evidence.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import { stringField } from './meta-json.js';
@@ -14,6 +15,7 @@ export interface StoreMetaRow {
   latestRootBlobId: string | null;
   createdAtMs: number | null;
   timeProblems: TimeProblem[];
+  subagent: SubagentEvidence | null;
 }
 
 export class StoreMetaInvalid extends Error {
@@ -58,6 +60,7 @@ export function decodeStoreMetaRow(hex: string): StoreMetaRow {
     latestRootBlobId: rootBlobId(meta.latestRootBlobId),
     createdAtMs: readTimeField(meta.createdAt, 'store.meta.createdAt', timeProblems),
     timeProblems,
+    subagent: storeSubagentInfo(meta.subagentInfo),
   };
 }
 

@@ -10,7 +10,7 @@ import { IntegrityError, UsageError } from '../../shared/errors.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
-export const WAREHOUSE_SCHEMA_VERSION = 3;
+export const WAREHOUSE_SCHEMA_VERSION = 4;
 
 /** Marks every ledger source for one more read, even by `--since-last`: stored identities converge. */
 export const REREAD_EVERY_SOURCE_SQL = "UPDATE etl_sources SET options_digest = 'identity-v3-pending'";
@@ -88,6 +88,25 @@ function instantColumn(table: string, column: string): string {
   return `ALTER TABLE ${table} ALTER COLUMN ${column} SET DATA TYPE TIMESTAMPTZ USING timezone('UTC', ${column}::TIMESTAMP)`;
 }
 
+/** The version whose step adds the subagent link columns (one constant, so the step can be renumbered). */
+const SUBAGENT_LINKS_FROM = 3;
+
+/** The subagent link columns version 4 appended to `sessions`, in their table order. */
+const SUBAGENT_LINK_COLUMNS = ['root_session_id', 'spawn_tool_call_id', 'subagent_type'] as const;
+
+/**
+ * Subagent link columns at the end of `sessions` (rows are appended by position, and the table
+ * definition lists them last). Every source is read once more, even by `--since-last`, so archived
+ * children get their links; only sessions whose rows change are replaced. A version 3 warehouse of
+ * the build before Store tool identity lacks `native_call_id` and `row_provenance`: added here too.
+ */
+const SUBAGENT_LINKS_STEP: readonly string[] = [
+  ...SUBAGENT_LINK_COLUMNS.map((column) => `ALTER TABLE sessions ADD COLUMN IF NOT EXISTS ${column} VARCHAR`),
+  'ALTER TABLE tool_calls ADD COLUMN IF NOT EXISTS native_call_id VARCHAR',
+  createTableSql(rowProvenanceTable as unknown as AnyTable),
+  REREAD_EVERY_SOURCE_SQL,
+];
+
 /** Steps from version N to N+1, run inside the schema transaction after the CREATE IF NOT EXISTS. */
 const MIGRATIONS: Record<number, readonly string[]> = {
   // v1 → v2: run counters for absence and payload bytes, and the owner pid; ledger tables are created.
@@ -120,10 +139,14 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     // `--since-last`, and sessions whose rows differ are replaced by digest.
     REREAD_EVERY_SOURCE_SQL,
   ],
+  [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
 };
 
-/** Steps after which every stored digest is recomputed (the digest definition changed with them). */
-const RECOMPUTE_DIGESTS_AFTER = new Set([2]);
+/**
+ * Steps after which every stored digest is recomputed: the digest definition changed with them, or
+ * (added `sessions` columns) the session row it hashes gained members.
+ */
+const RECOMPUTE_DIGESTS_AFTER = new Set([2, SUBAGENT_LINKS_FROM]);
 
 /** Brings a warehouse of `from` up to the current version; returns the steps applied. */
 export async function migrate(connection: DuckDBConnection, from: number): Promise<number[]> {

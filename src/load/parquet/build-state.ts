@@ -10,7 +10,7 @@ import { LEDGER_TABLES, sessionSourcesTable, sessionStateTable } from '../../../
 import { CONTENT_TABLES, diagnosticsTable, sourceInstancesTable } from '../../../schemas/tables.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import type { RedactionPolicy } from '../../shared/redaction-policy.js';
-import { sqlString } from '../duckdb/sql-string.js';
+import { sqlList, sqlString } from '../duckdb/sql-string.js';
 import { WAREHOUSE_SCHEMA_VERSION } from '../duckdb/warehouse-version.js';
 import { copyQueryTo, PARQUET_COPY_OPTIONS } from '../export/copy-export.js';
 import { type AnyTable, orderByFor } from '../export/export-tables.js';
@@ -32,7 +32,7 @@ import {
   type ManifestFile,
   type ManifestTable,
 } from './dataset-manifest.js';
-import { readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
+import { readFilesSql, stateFiles } from './dataset-reader.js';
 import { type LinkRefusal, linkOrCopy } from './link-or-copy.js';
 import { lacksColumns } from './older-shape.js';
 import { copyOrderedPartition, measureStagedSessions, type PartitionLimits } from './ordered-partition.js';

@@ -5,10 +5,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sessionStateTable } from '../../../schemas/ledger-tables.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
+import { sqlList } from '../duckdb/sql-string.js';
 import { setAsideDamage } from './damaged-files.js';
 import { BUCKET_SQL, type DatasetLayout } from './dataset-layout.js';
 import type { DatasetManifest } from './dataset-manifest.js';
-import { sqlList, stateFiles } from './dataset-reader.js';
+import { stateFiles } from './dataset-reader.js';
 import { checkState, type DamagedFile } from './state-integrity.js';
 
 export interface CheckedState {

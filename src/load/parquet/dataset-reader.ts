@@ -17,7 +17,7 @@ import { NotFoundError } from '../../shared/errors.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { lockDown, SANDBOX_INSTANCE_OPTIONS, type Sandbox } from '../duckdb/query-sandbox.js';
-import { sqlString } from '../duckdb/sql-string.js';
+import { sqlList, sqlString } from '../duckdb/sql-string.js';
 import { connectInUtc } from '../duckdb/utc-connection.js';
 import { ROWS_OF_OLDER_BUILD_KEY } from '../duckdb/warehouse-version.js';
 import { createAnalystViews } from '../views/analyst-views.js';
@@ -28,10 +28,6 @@ import { checkState, damagedStateError, explainReadFailure } from './state-integ
 
 type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
 export const DATASET_TABLES = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as AnyTable[];
-
-export function sqlList(values: readonly string[]): string {
-  return `[${values.map(sqlString).join(', ')}]`;
-}
 
 /** Absolute paths of a table's files in a state, optionally of one partition. */
 export function stateFiles(

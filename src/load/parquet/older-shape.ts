@@ -6,13 +6,11 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CONTENT_TABLES } from '../../../schemas/tables.js';
-import { sqlString } from '../duckdb/sql-string.js';
+import { sqlList } from '../duckdb/sql-string.js';
 import { WAREHOUSE_SCHEMA_VERSION } from '../duckdb/warehouse-version.js';
 import type { AnyTable } from '../export/export-tables.js';
 import type { DatasetLayout } from './dataset-layout.js';
 import type { DatasetManifest } from './dataset-manifest.js';
-
-const sqlList = (values: readonly string[]): string => `[${values.map(sqlString).join(', ')}]`;
 
 /** Whether any of `files` lacks a column of `table` (read from the Parquet footers only). */
 export async function lacksColumns(

@@ -35,7 +35,7 @@ import { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { rewriteRows } from '../duckdb/rewrite-rows.js';
 import { BUILD_MEMORY_BYTES, buildInstanceOptions } from '../duckdb/run-memory.js';
-import { sqlString } from '../duckdb/sql-string.js';
+import { sqlList, sqlString } from '../duckdb/sql-string.js';
 import { connectInUtc } from '../duckdb/utc-connection.js';
 import { fitMemoryLimit, largestStoredValueBytes } from '../duckdb/value-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
@@ -62,7 +62,7 @@ import {
   readCurrentStateId,
   writeManifest,
 } from './dataset-manifest.js';
-import { DATASET_TABLES, readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
+import { DATASET_TABLES, readFilesSql, stateFiles } from './dataset-reader.js';
 import { type LinkRefusal, linkRefusal, linksUnavailable } from './link-or-copy.js';
 import { seedStaging } from './seed-staging.js';
 

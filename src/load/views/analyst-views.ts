@@ -110,6 +110,31 @@ FROM messages m WHERE role = 'assistant' AND model IS NOT NULL GROUP BY model`,
   count(*) FILTER (WHERE fidelity = 'partial') AS partial_sessions
 FROM v_sessions GROUP BY workspace`,
   },
+  {
+    name: 'v_subagent_tree',
+    description:
+      'Every session under its tree root (a session no archived session is parent of), with depth, path and spawning Task call.',
+    // A link cycle never reaches a root, and the path check stops any walk that would revisit a session.
+    select: `WITH RECURSIVE tree(tree_root_session_id, session_id, depth, path) AS (
+  SELECT s.session_id, s.session_id, 0, [s.session_id]
+  FROM sessions s
+  WHERE s.parent_session_id IS NULL
+    OR NOT EXISTS (SELECT 1 FROM sessions p WHERE p.session_id = s.parent_session_id)
+  UNION ALL
+  SELECT t.tree_root_session_id, c.session_id, t.depth + 1, list_append(t.path, c.session_id)
+  FROM tree t JOIN sessions c ON c.parent_session_id = t.session_id
+  WHERE NOT list_contains(t.path, c.session_id)
+)
+SELECT t.tree_root_session_id, t.session_id, s.parent_session_id, t.depth, t.path, s.title,
+  s.subagent_type, s.spawn_tool_call_id, k.name AS spawn_tool, k.tool_id AS spawn_tool_id,
+  s.root_session_id AS stated_root_session_id, s.message_count, ${SESSION_TIME('s', 'created_at')} AS created_at
+FROM tree t
+JOIN sessions s USING (session_id)
+LEFT JOIN (
+  SELECT session_id, native_call_id, min(name) AS name, min(tool_id) AS tool_id
+  FROM tool_calls WHERE native_call_id IS NOT NULL GROUP BY ALL
+) k ON k.session_id = s.parent_session_id AND k.native_call_id = s.spawn_tool_call_id`,
+  },
 ];
 
 export function createViewSql(view: AnalystView): string {

@@ -1,5 +1,6 @@
 /** A Composer global contribution → SessionView (complete unless a bubble's bytes are not valid UTF-8). */
 import type { ComposerGlobalContribution } from '../../extract/composer/composer-contribution.js';
+import { composerSubagentInfo } from '../../extract/subagent/subagent-evidence.js';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
 import { withAgentKv } from '../agentkv/agentkv-enrichment.js';
 import { rowSource } from '../row-source.js';
@@ -60,6 +61,10 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
     contextTokensUsed: positiveInt(doc?.contextTokensUsed),
     contextTokenLimit: positiveInt(doc?.contextTokenLimit),
     parentSessionId: null,
+    subagentEvidence: [
+      ...(data.subagent ?? []),
+      ...[composerSubagentInfo('composer-data', doc?.subagentInfo)].filter((e) => e !== null),
+    ],
     messages,
     instances: [
       {

@@ -117,6 +117,7 @@ export function mergeSessions(composer: SessionView, store: SessionView, preferr
     sourceKeys: [...composer.sourceKeys, ...store.sourceKeys],
     transcriptState: store.transcriptState,
     parentSessionId: composer.parentSessionId ?? store.parentSessionId,
+    subagentEvidence: [...(composer.subagentEvidence ?? []), ...(store.subagentEvidence ?? [])],
   };
   if (composer.resolutionState === 'ambiguous' || store.resolutionState === 'ambiguous')
     return {

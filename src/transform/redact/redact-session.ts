@@ -150,6 +150,7 @@ function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSe
       session_id: sessionId,
       archive_key: sessionArchiveKey(sessionId),
       parent_session_id: orNull(input.session.parent_session_id),
+      root_session_id: orNull(input.session.root_session_id),
     },
     messages,
     toolCalls,

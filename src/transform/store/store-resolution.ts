@@ -95,6 +95,9 @@ export function resolveStoreSession(
       ...reps.filter((r) => !chosenSet.has(r)).flatMap((r) => r.view.sourceKeys),
     ],
     transcriptState: reps.find((r) => r.transcriptState !== null)?.transcriptState ?? view.transcriptState,
+    // Links are facts about the session, whichever representation backs its messages.
+    parentSessionId: reps.find((r) => r.view.parentSessionId !== null)?.view.parentSessionId ?? null,
+    subagentEvidence: reps.flatMap((r) => r.view.subagentEvidence ?? []),
   };
   if (backbone === 'transcript' && facts.dbExpectation === 'expected')
     view = degrade(view, 'expected-store-db-unavailable');

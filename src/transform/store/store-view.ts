@@ -9,6 +9,7 @@ import type {
   StoreSessionFacts,
   StoreTranscriptContribution,
 } from '../../extract/store/store-contribution.js';
+import { evidence, type SubagentEvidence } from '../../extract/subagent/subagent-evidence.js';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import type { Code, DetailsOf } from '../../shared/diagnostic-catalogue.js';
 import type { TimeProblem } from '../../shared/time/read-instant.js';
@@ -70,6 +71,21 @@ function linkParents(messages: ViewMessage[]): ViewMessage[] {
   });
 }
 
+/** The transcript's `subagents/` location and the store.db meta `subagentInfo`. */
+function storeEvidence(c: StoreContribution): SubagentEvidence[] {
+  const parent = c.data.facts.parentSessionId;
+  const found = [
+    c.kind === 'store-db' ? (c.data.subagent ?? null) : null,
+    evidence('store-transcript', {
+      parentSessionId: parent,
+      rootSessionId: null,
+      spawnToolCallId: null,
+      subagentType: null,
+    }),
+  ];
+  return found.filter((e): e is SubagentEvidence => e !== null);
+}
+
 export function baseStoreView(
   c: StoreContribution,
   dbTitle: string | null,
@@ -92,6 +108,7 @@ export function baseStoreView(
     contextTokensUsed: null,
     contextTokenLimit: null,
     parentSessionId: facts.parentSessionId,
+    subagentEvidence: storeEvidence(c),
     messages: [],
     instances: [],
     diagnostics: [...c.diagnostics, ...timeDiagnostics(timeProblems, c.occurrence.sessionId)],

@@ -139,6 +139,7 @@ describe('store.db meta row', () => {
       latestRootBlobId: 'ab'.repeat(32),
       createdAtMs: 1783737832293,
       timeProblems: [],
+      subagent: null,
     });
     expect(JSON.stringify(row)).not.toContain('blobEncryptionKey');
   });

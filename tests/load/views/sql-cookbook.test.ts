@@ -101,6 +101,8 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
       ['2025-10-14', 'grep', 'error', 1],
       ['2025-10-14', 'read_file', 'completed', 1],
     ]),
+  // The sample has no subagents (tests/sync/subagent-links.test.ts loads chains).
+  'Which subagents did a conversation spawn?': (rows) => expect(rows).toEqual([]),
 };
 
 function cookbookQueries(): [string, string][] {
