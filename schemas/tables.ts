@@ -13,6 +13,7 @@ export const RESOLVED_SOURCES = [
   'cli-stream',
   'cloud-agent',
   'markdown-export',
+  'sdk-agent-store',
 ] as const;
 export const FIDELITIES = ['complete', 'partial'] as const;
 export const LEGACY_SOURCES = ['global', 'workspace-fallback'] as const;
@@ -22,6 +23,7 @@ export const SESSION_TIME_SOURCES = [
   'store-db-metadata',
   'store-meta',
   'capture-metadata',
+  'sdk-agent-metadata',
   'direct-message',
   'epoch-unknown',
 ] as const;
@@ -43,8 +45,18 @@ export const IDENTITY_ORIGINS = [
   'capture-native',
   'capture-v1',
   'agentkv-v1',
+  'sdk-v1',
 ] as const;
-export const MESSAGE_ORIGINS = ['composer', 'store', 'both', 'cli', 'cloud', 'markdown', 'agentkv'] as const;
+export const MESSAGE_ORIGINS = [
+  'composer',
+  'store',
+  'both',
+  'cli',
+  'cloud',
+  'markdown',
+  'agentkv',
+  'sdk',
+] as const;
 export const SOURCE_ROLES = ['composer', 'store', 'cli', 'cloud', 'markdown'] as const;
 export const REPRESENTATIONS = [
   'composer-global',
@@ -56,6 +68,7 @@ export const REPRESENTATIONS = [
   'cli-stream',
   'cloud-capture',
   'markdown-export',
+  'sdk-agent-store',
 ] as const;
 export const INSTANCE_STATES = [
   'contributed',

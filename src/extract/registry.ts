@@ -2,9 +2,16 @@
 import { BackupAdapter } from './backup/backup-adapter.js';
 import { CaptureAdapter } from './capture/capture-adapter.js';
 import { ComposerAdapter } from './composer/composer-adapter.js';
+import { SdkStoreAdapter } from './sdk/sdk-adapter.js';
 import type { SourceAdapter } from './source-adapter.js';
 import { StoreAdapter } from './store/store-adapter.js';
 
 export function createAdapters(): SourceAdapter[] {
-  return [new ComposerAdapter(), new StoreAdapter(), new BackupAdapter(), new CaptureAdapter()];
+  return [
+    new ComposerAdapter(),
+    new StoreAdapter(),
+    new SdkStoreAdapter(),
+    new BackupAdapter(),
+    new CaptureAdapter(),
+  ];
 }

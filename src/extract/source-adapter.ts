@@ -20,6 +20,7 @@ export type Representation =
   | 'store-db'
   | 'store-transcript'
   | 'store-metadata'
+  | 'sdk-agent-store'
   | 'cli-stream'
   | 'cloud-capture'
   | 'markdown-export';

@@ -6,6 +6,7 @@ export type SourceKind =
   | 'store-transcript'
   | 'store-subagent-transcript'
   | 'store-legacy-transcript'
+  | 'sdk-agent-index'
   | 'capture-file'
   | 'backup-archive';
 
