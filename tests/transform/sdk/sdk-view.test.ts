@@ -13,14 +13,20 @@ import type { Diagnostic } from '../../../src/shared/diagnostic.js';
 import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
 import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
 import { resolveSession } from '../../../src/transform/resolve-session.js';
+import { SessionUnavailable } from '../../../src/transform/session-unavailable.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 async function sessions(
   withoutSdk: boolean,
-): Promise<{ sessions: Map<string, NormalizedSession>; run: Diagnostic[] }> {
+  limits: Record<string, number> = {},
+): Promise<{ sessions: Map<string, NormalizedSession>; run: Diagnostic[]; unavailable: string[] }> {
   const { storeRoot } = writeSdkStoreCorpus(tempDir(), { withoutSdk });
   const temp = PrivateTempDir.create();
-  const ctx = createReadContext({ limits: resolveReadLimits({}), temp, includeCrossWorkspaceSources: false });
+  const ctx = createReadContext({
+    limits: resolveReadLimits(limits),
+    temp,
+    includeCrossWorkspaceSources: false,
+  });
   const adapters: SourceAdapter[] = [new StoreAdapter(), new SdkStoreAdapter()];
   const groups = new Map<string, Contribution[]>();
   try {
@@ -38,8 +44,16 @@ async function sessions(
           groups.set(occurrence.sessionId, [...(groups.get(occurrence.sessionId) ?? []), c]);
         }
     const out = new Map<string, NormalizedSession>();
-    for (const [id, group] of groups) out.set(id, resolveSession(group, { preferredSource: 'composer' }));
-    return { sessions: out, run: ctx.diagnostics!.items };
+    const unavailable: string[] = [];
+    for (const [id, group] of groups) {
+      try {
+        out.set(id, resolveSession(group, { preferredSource: 'composer' }));
+      } catch (error) {
+        if (!(error instanceof SessionUnavailable)) throw error;
+        unavailable.push(id);
+      }
+    }
+    return { sessions: out, run: ctx.diagnostics!.items, unavailable };
   } finally {
     for (const adapter of adapters) adapter.close();
     temp.dispose();
@@ -189,5 +203,21 @@ describe('SDK agent store sessions', () => {
         ['TIME_VALUE_UNKNOWN', null, 'sdk.runs.started_at', 'not-a-time', 1],
       ]),
     );
+  });
+
+  it('an agent whose SDK rows cross a read limit keeps its transcript view, partial and reported', async () => {
+    const bare = (await sessions(true)).sessions.get(SDK_AGENTS.withTranscript)!;
+    const limited = await sessions(false, { sqliteValueBytes: 200, sqlitePageBytes: 200 });
+    // No transcript stands in for the SDK-only agent: no safe contributor, the session is not loaded.
+    expect(limited.unavailable).toEqual([SDK_AGENTS.sdkOnly]);
+    const s = limited.sessions.get(SDK_AGENTS.withTranscript)!;
+    expect(s.messages).toEqual(bare.messages);
+    expect(s.session).toMatchObject({ fidelity: 'partial', resolved_source: 'store-transcript' });
+    expect(ext(s.session.reason_codes)).toContain('sdk-store-unavailable');
+    expect(s.sourceInstances.map((i) => [i.representation, i.state, i.reason_code]).sort()).toEqual([
+      ['sdk-agent-store', 'failed', 'source-unavailable'],
+      ['store-transcript', 'contributed', null],
+    ]);
+    expect(s.diagnostics.map((d) => d.code)).toContain('SOURCE_LIMIT_EXCEEDED');
   });
 });
