@@ -69,6 +69,7 @@ export const REPRESENTATIONS = [
   'cloud-capture',
   'markdown-export',
   'sdk-agent-store',
+  'ai-code-tracking',
 ] as const;
 export const INSTANCE_STATES = [
   'contributed',

@@ -32,6 +32,7 @@ const KINDS_UNDER: Record<DataRoot, readonly SourceKind[]> = {
     'store-subagent-transcript',
     'store-legacy-transcript',
     'sdk-agent-index',
+    'ai-code-tracking-db',
   ],
 };
 

@@ -7,6 +7,7 @@ export type SourceKind =
   | 'store-subagent-transcript'
   | 'store-legacy-transcript'
   | 'sdk-agent-index'
+  | 'ai-code-tracking-db'
   | 'capture-file'
   | 'backup-archive';
 
