@@ -9,6 +9,7 @@ import { rowSource } from '../row-source.js';
 import { SessionUnavailable } from '../session-unavailable.js';
 import type { SessionView, ViewMessage, ViewSourceInstance, ViewToolCall } from '../session-view.js';
 import { ToolIdentityAllocator } from '../tool-identity.js';
+import { WORKSPACE_UNKNOWN } from '../workspace/workspace-unknown.js';
 import { readAgent, type SdkAgent, type SdkRun } from './sdk-agent.js';
 import { SdkFieldProblems } from './sdk-cells.js';
 import { agentFacts, callFacts, runDuration, runFacts, tokens } from './sdk-facts.js';
@@ -224,6 +225,9 @@ function enrich(view: SessionView, agent: SdkAgent, c: SdkAgentContribution): Se
   return {
     ...view,
     title: view.title ?? agent.name,
+    // The agent's own workspace fills a gap; a workspace known to be unknown (damaged) stays so.
+    workspacePath:
+      view.workspacePath ?? (view.reasonCodes.includes(WORKSPACE_UNKNOWN) ? null : workspaceOf(agent)),
     createdAt:
       view.createdAt ??
       (agent.createdAtMs === null ? null : { ms: agent.createdAtMs, source: 'sdk-agent-metadata' }),
@@ -242,14 +246,10 @@ function sdkOnlyView(agent: SdkAgent, c: SdkAgentContribution): SessionView {
   const messages: ViewMessage[] = [];
   for (const run of agent.runs)
     messages.push(runMessage(run, c, messages[messages.length - 1]?.messageId ?? null));
-  const workspace =
-    agent.workspaceRef === null || agent.workspaceRef === ''
-      ? null
-      : normalizeWorkspacePath(agent.workspaceRef);
   return {
     sessionId: c.occurrence.sessionId,
     title: agent.name,
-    workspacePath: workspace,
+    workspacePath: workspaceOf(agent),
     resolvedSource: 'sdk-agent-store',
     preferredSource: null,
     // User prompts live only in the transcript (cursor-formats §3.1): without it the turns are half.
@@ -268,6 +268,12 @@ function sdkOnlyView(agent: SdkAgent, c: SdkAgentContribution): SessionView {
     sourceKeys: [],
     extensions: { sdk: agentFacts(agent, { pairedTurns: 0, transcriptTurns: 0 }) },
   };
+}
+
+function workspaceOf(agent: SdkAgent): string | null {
+  return agent.workspaceRef === null || agent.workspaceRef === ''
+    ? null
+    : normalizeWorkspacePath(agent.workspaceRef);
 }
 
 function degraded(view: SessionView, reason: string): SessionView {

@@ -88,6 +88,7 @@ describe('SDK agent store sessions', () => {
   it('a transcript turn gains its run: model, timing, usage, tool results (last non-empty args, terminal result)', async () => {
     const s = (await sessions(false)).sessions.get(SDK_AGENTS.withTranscript)!;
     expect(s.session).toMatchObject({
+      workspace_path: '/home/u/app',
       title: 'fix-tests',
       resolved_source: 'store-transcript',
       total_input_tokens: 1200,
