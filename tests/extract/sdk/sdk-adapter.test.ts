@@ -120,4 +120,26 @@ describe('SDK store adapter', () => {
     expect(reasons).toHaveLength(2);
     expect(ctx.unreadSources!.size).toBe(2);
   });
+
+  it('an agent row whose agent_id is not text is skipped and counted, never guessed', async () => {
+    const root = tempDir();
+    const agent = (id: string | Buffer) => ({
+      agent_id: id,
+      workspace_ref: '/w',
+      status: 'IDLE',
+      created_at: '2026-07-01T10:00:00Z',
+      updated_at: '2026-07-01T10:00:00Z',
+    });
+    writeSdkIndexDb(join(root, 'projects', 'p', 'sdk-agent-store', 'h', 'index.db'), {
+      withUsage: true,
+      agents: [agent(Buffer.from('agent-blob')), agent('agent-text')],
+      runs: [],
+      events: [],
+    });
+    const { occurrences, ctx } = await read(root, {}, false);
+    expect(occurrences.map((o) => o.sessionId)).toEqual(['agent-text']);
+    expect(ctx.diagnostics!.items.map((d) => [d.code, d.details])).toEqual([
+      ['SDK_FIELD_INVALID', { table: 'agents', field: 'agent_id', reason: 'wrong-type', count: 1 }],
+    ]);
+  });
 });
