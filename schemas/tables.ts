@@ -13,6 +13,7 @@ export const RESOLVED_SOURCES = [
   'cli-stream',
   'cloud-agent',
   'markdown-export',
+  'sdk-agent-store',
 ] as const;
 export const FIDELITIES = ['complete', 'partial'] as const;
 export const LEGACY_SOURCES = ['global', 'workspace-fallback'] as const;
@@ -22,6 +23,7 @@ export const SESSION_TIME_SOURCES = [
   'store-db-metadata',
   'store-meta',
   'capture-metadata',
+  'sdk-agent-metadata',
   'direct-message',
   'epoch-unknown',
 ] as const;
@@ -43,8 +45,18 @@ export const IDENTITY_ORIGINS = [
   'capture-native',
   'capture-v1',
   'agentkv-v1',
+  'sdk-v1',
 ] as const;
-export const MESSAGE_ORIGINS = ['composer', 'store', 'both', 'cli', 'cloud', 'markdown', 'agentkv'] as const;
+export const MESSAGE_ORIGINS = [
+  'composer',
+  'store',
+  'both',
+  'cli',
+  'cloud',
+  'markdown',
+  'agentkv',
+  'sdk',
+] as const;
 export const SOURCE_ROLES = ['composer', 'store', 'cli', 'cloud', 'markdown'] as const;
 export const REPRESENTATIONS = [
   'composer-global',
@@ -56,6 +68,8 @@ export const REPRESENTATIONS = [
   'cli-stream',
   'cloud-capture',
   'markdown-export',
+  'sdk-agent-store',
+  'ai-code-tracking',
 ] as const;
 export const INSTANCE_STATES = [
   'contributed',
@@ -118,7 +132,7 @@ export const sessionsTable = defineTable('sessions', 'One row per logical Cursor
   message_identity_version: column('int', 'Message identity version; always 1.'),
   extensions: nullable(
     'json',
-    'Unknown or source-specific fields preserved as JSON. Composer sessions: `agentKv` (blob counts by kind, links, hash-mismatch blob IDs, `possiblyEncrypted`, `systemPrompt`, `unmatchedRequests`, `loadedMessages`) and `hadBlobEncryptionKey`/`hadSpeculativeSummarizationEncryptionKey` (never the key).',
+    'Unknown or source-specific fields preserved as JSON. Composer sessions: `agentKv` (blob counts by kind, links, hash-mismatch blob IDs, `possiblyEncrypted`, `systemPrompt`, `unmatchedRequests`, `loadedMessages`) and `hadBlobEncryptionKey`/`hadSpeculativeSummarizationEncryptionKey` (never the key). Sessions named by the AI code tracking DB: `aiCodeTracking` (`summary`, `aiLines`, `humanLines`, `attribution` per request/file/source/model, `deletedFiles`). SDK agents: `sdk` with the agent `name`, `status`, `runs`, `toolCalls`, summed `usage` (NULL on the older `runs` schema), `schema` and `pairedTurns`/`transcriptTurns`.',
   ),
   root_session_id: nullable(
     'text',
@@ -135,7 +149,7 @@ export const messagesTable = defineTable('messages', 'One row per message of a s
   session_id: column('text', 'Owning session.'),
   message_id: column(
     'text',
-    'Stable message identity v1 (native bubble ID, `msg:<i>`, `store:v1:…`, `agentkv:v1:<blob sha256>:<n>`).',
+    'Stable message identity v1 (native bubble ID, `msg:<i>`, `store:v1:…`, `agentkv:v1:<blob sha256>:<n>`, `sdk:v1:run:<run_id>`).',
   ),
   archive_key: column('text', 'Downstream key `cursor:<session_id>:<message_id>`.'),
   ordinal: column('int', 'Zero-based display position within the session.'),
@@ -159,7 +173,7 @@ export const messagesTable = defineTable('messages', 'One row per message of a s
   identity_origin: oneOf(IDENTITY_ORIGINS, 'Which identity rule produced `message_id`.'),
   extensions: nullable(
     'json',
-    'Unknown or source-specific fields preserved as JSON. On the bubble opening an agentKv request: `agentKv` with `requestId`, `models`, `reasoning` and `toolCalls` (args, result, `isError`, `rawErrorMessages`, `output`).',
+    "Unknown or source-specific fields preserved as JSON. On the bubble opening an agentKv request: `agentKv` with `requestId`, `models`, `reasoning` and `toolCalls` (args, result, `isError`, `rawErrorMessages`, `output`). On the message opening an SDK agent turn (and on `sdk:v1` run messages): `sdk` with the run's `runId`, `turnNumber`, `status`, `model`, `requestId`, `errorCode`, `usage` (`inputTokens`, `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, `reasoningTokens`, `totalTokens`), start/finish times, `durationMs` and `eventTypes`.",
   ),
 });
 
@@ -170,7 +184,7 @@ export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, 
   archive_key: column('text', 'Downstream key `<message archive_key>:tc:<tool_ordinal>`.'),
   tool_id: column(
     'text',
-    'Stable tool ID. Store calls (store.db, transcripts): always `tool:v1:<Store-side message ID before the merge>:<sha256 of canonical {name, params}>:<n>`, kept when the merge appends the call to a Composer message; a matched Store call keeps the Composer ID. Composer calls: `tool:v1:<message_id>:<sha256 of canonical {name, params}>:<n>`. CLI/Cloud captures: their `call_id` as stored (`source-native`), else `tool:v1`. `<n>` counts equal inputs within the message (docs/compatibility-matrix.md).',
+    'Stable tool ID. Store calls (store.db, transcripts): always `tool:v1:<Store-side message ID before the merge>:<sha256 of canonical {name, params}>:<n>`, kept when the merge appends the call to a Composer message; a matched Store call keeps the Composer ID. Composer calls: `tool:v1:<message_id>:<sha256 of canonical {name, params}>:<n>`. CLI/Cloud captures: their `call_id` as stored (`source-native`), else `tool:v1`. SDK agent calls: a paired transcript call keeps its ID; an unpaired one is `tool:v1` under the message it is appended to, counting after the calls already there. `<n>` counts equal inputs within the message (docs/compatibility-matrix.md).',
   ),
   tool_id_origin: oneOf(['source-native', 'tool-v1'], 'Which rule produced `tool_id`.'),
   name: column('text', 'Tool name as stored by the source.'),
@@ -182,11 +196,11 @@ export const toolCallsTable = defineTable('tool_calls', 'One row per tool call, 
   user_decision: nullable('text', 'User decision (`accepted`, `rejected`, `pending`) when stored.'),
   extensions: nullable(
     'json',
-    'Unknown or source-specific fields preserved as JSON. `agentKv`: the agentKv args, result, `isError`, `rawErrorMessages` and `output` (e.g. exit code) of the call with the same `toolCallId`.',
+    "Unknown or source-specific fields preserved as JSON. `agentKv`: the agentKv args, result, `isError`, `rawErrorMessages` and `output` (e.g. exit code) of the call with the same `toolCallId`. `sdk`: the SDK call's `callId`, `name`, `status`, last non-empty `args`, `resultStatus` and `durationMs`.",
   ),
   native_call_id: nullable(
     'text',
-    "The call ID the source stored, when it has one: Store `toolCallId`/`tool_call_id`/`tool_use` `id`, Composer `toolFormerData.toolCallId`, CLI `call_id`, Cloud `callId`, agentKv `toolCallId`. Data only: it joins a call to its result, it is not the tool's identity.",
+    "The call ID the source stored, when it has one: Store `toolCallId`/`tool_call_id`/`tool_use` `id`, Composer `toolFormerData.toolCallId`, CLI `call_id`, Cloud `callId`, agentKv `toolCallId`, SDK `call_id`. Data only: it joins a call to its result, it is not the tool's identity.",
   ),
 });
 

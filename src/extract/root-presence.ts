@@ -31,6 +31,8 @@ const KINDS_UNDER: Record<DataRoot, readonly SourceKind[]> = {
     'store-transcript',
     'store-subagent-transcript',
     'store-legacy-transcript',
+    'sdk-agent-index',
+    'ai-code-tracking-db',
   ],
 };
 

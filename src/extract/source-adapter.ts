@@ -20,6 +20,8 @@ export type Representation =
   | 'store-db'
   | 'store-transcript'
   | 'store-metadata'
+  | 'sdk-agent-store'
+  | 'ai-code-tracking'
   | 'cli-stream'
   | 'cloud-capture'
   | 'markdown-export';
@@ -60,6 +62,11 @@ export interface SessionOccurrence {
   contentFingerprint?(compute: boolean): string | null;
   /** Prefix of every record locator read from this occurrence: `backup:<entry name>!` for a backup. */
   recordPrefix?: string;
+  /**
+   * True when the occurrence only annotates a session other sources hold (AI code tracking): a
+   * session ID known from such occurrences alone is not a session.
+   */
+  enrichmentOnly?: boolean;
   /** Adapter-private data needed to hydrate this occurrence (never leaves extract). */
   handle: unknown;
 }

@@ -625,6 +625,21 @@ export const CATALOGUE = {
       'Check the session ID (byte-exact, case-sensitive), e.g. with etl query "select session_id from sessions".',
     details: none,
   },
+  SDK_FIELD_INVALID: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'SDK agent store values of the wrong type or not JSON; each such field is unknown, never defaulted.',
+    remedy: 'None; the rest of the agent is loaded. A newer @cursor/sdk schema is the usual cause.',
+    details: (z) =>
+      z.object({
+        table: z.enum(['agents', 'runs', 'run_events']),
+        /** The column, or `payload_json.<member>` inside an event payload. */
+        field: z.string(),
+        reason: z.enum(['wrong-type', 'malformed-json']),
+        count: z.number(),
+      }),
+  },
   SOURCE_ENCODING_INVALID: {
     severity: ['warning', 'error'],
     exit: 'io',

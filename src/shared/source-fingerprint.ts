@@ -6,6 +6,8 @@ export type SourceKind =
   | 'store-transcript'
   | 'store-subagent-transcript'
   | 'store-legacy-transcript'
+  | 'sdk-agent-index'
+  | 'ai-code-tracking-db'
   | 'capture-file'
   | 'backup-archive';
 

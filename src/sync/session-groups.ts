@@ -33,9 +33,10 @@ export function groupOccurrences(
     );
   }
   // JS string comparison is UTF-16 order; sort by a code-point-safe key instead.
-  return [...groups.values()].sort((a, b) =>
-    byCodePoint(codePointKey(a.sessionId), codePointKey(b.sessionId)),
-  );
+  // A conversation only AI code tracking names is not a session (its Composer data is gone).
+  return [...groups.values()]
+    .filter((group) => group.members.some((m) => m.occurrence.enrichmentOnly !== true))
+    .sort((a, b) => byCodePoint(codePointKey(a.sessionId), codePointKey(b.sessionId)));
 }
 
 function codePointKey(id: string): string {

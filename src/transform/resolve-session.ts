@@ -10,10 +10,12 @@ import type {
   CloudV0Contribution,
   MarkdownExportContribution,
 } from '../extract/capture/capture-contribution.js';
+import type { CodeTrackingContribution } from '../extract/code-tracking/code-tracking-contribution.js';
 import type {
   ComposerGlobalContribution,
   ComposerWorkspaceContribution,
 } from '../extract/composer/composer-contribution.js';
+import type { SdkAgentContribution } from '../extract/sdk/sdk-contribution.js';
 import type { Contribution, SessionOccurrence } from '../extract/source-adapter.js';
 import { InternalError } from '../shared/errors.js';
 import { resolveCaptureWithCursor } from './capture/capture-precedence.js';
@@ -22,12 +24,14 @@ import { cloudAgentView } from './capture/cloud-agent-view.js';
 import { cloudV0View } from './capture/cloud-v0-view.js';
 import { markdownExportView } from './capture/markdown-export-view.js';
 import { resolveCaptureViews } from './capture/resolve-captures.js';
+import { withCodeTracking } from './code-tracking/code-tracking-enrichment.js';
 import { composerGlobalView } from './composer/composer-global-view.js';
 import { composerWorkspaceView } from './composer/composer-workspace-view.js';
 import { resolveComposer } from './composer/resolve-composer.js';
 import { finalizeSession } from './finalize-session.js';
 import { splitStoreContributions, withStore } from './merge/resolve-with-store.js';
 import type { NormalizedSession } from './normalized-session.js';
+import { resolveWithSdk } from './sdk/sdk-view.js';
 import type { SessionView } from './session-view.js';
 import { applyScopePlan } from './workspace/scope-plan.js';
 
@@ -66,20 +70,28 @@ export function resolveSession(
 ): NormalizedSession {
   if (contributions.length === 0)
     throw new InternalError('EMPTY_SESSION_GROUP', 'A session group had no contribution');
-  const { store, others } = splitStoreContributions(contributions);
+  const tracking = contributions.filter((c): c is CodeTrackingContribution => c.kind === 'ai-code-tracking');
+  const { store, others } = splitStoreContributions(
+    contributions.filter((c) => c.kind !== 'ai-code-tracking'),
+  );
+  const sdk = others.filter((c): c is SdkAgentContribution => c.kind === 'sdk-agent-store');
   const composer = others.filter((c) => c.kind.startsWith('composer-'));
-  const captures = others.filter((c) => !c.kind.startsWith('composer-'));
-  const cursor =
+  const captures = others.filter((c) => !c.kind.startsWith('composer-') && c.kind !== 'sdk-agent-store');
+  const ide =
     composer.length > 0 || store.length > 0
       ? withStore(
           composer.length > 0 ? resolveComposer(composer) : null,
           store,
           options.preferredSource,
-          captures.length > 0,
+          captures.length > 0 || sdk.length > 0,
         )
       : null;
+  // The SDK store enriches the agent's transcript view, or alone stands for its runs.
+  const cursor = sdk.length > 0 ? resolveWithSdk(ide, sdk) : ide;
   const capture = captures.length > 0 ? resolveCaptures(captures) : null;
-  const view = cursor && capture ? resolveCaptureWithCursor(cursor, capture) : (cursor ?? capture)!;
+  const resolved = cursor && capture ? resolveCaptureWithCursor(cursor, capture) : (cursor ?? capture);
+  if (!resolved) throw new InternalError('EMPTY_SESSION_GROUP', 'A session group had no contribution');
+  const view = tracking.length > 0 ? withCodeTracking(resolved, tracking) : resolved;
   return finalizeSession(options.scope ? applyScopePlan(view, options.scope) : view, options.digest ?? true);
 }
 
