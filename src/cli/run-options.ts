@@ -9,7 +9,7 @@ import type { RedactionRequest } from '../sync/redaction-gate.js';
 import type { RunOptions } from '../sync/run-state.js';
 import { loadConfigFile } from './config-file.js';
 import type { ConfigFile } from './config-file-schema.js';
-import { defaultCursorStoreRoot, defaultCursorUserDir } from './default-paths.js';
+import { defaultAdditionalRoots, defaultCursorStoreRoot, defaultCursorUserDir } from './default-paths.js';
 import { parseTargetSpec, type TargetSpec } from './target-spec.js';
 
 export interface RunFlags {
@@ -61,13 +61,16 @@ export async function resolveRunFlags(flags: RunFlags): Promise<ResolvedRun> {
   const userDir = flags.cursorUserDir ?? config.cursorUserDir;
   const storeRoot = flags.cursorStoreRoot ?? config.cursorStoreRoot;
   const custom = userDir !== undefined || storeRoot !== undefined;
+  const cursorUserDir = custom ? (userDir === undefined ? null : resolve(userDir)) : defaultCursorUserDir();
+  const cursorStoreRoot = custom
+    ? storeRoot === undefined
+      ? null
+      : resolve(storeRoot)
+    : defaultCursorStoreRoot();
   const roots: SourceRoots = {
-    cursorUserDir: custom ? (userDir === undefined ? null : resolve(userDir)) : defaultCursorUserDir(),
-    cursorStoreRoot: custom
-      ? storeRoot === undefined
-        ? null
-        : resolve(storeRoot)
-      : defaultCursorStoreRoot(),
+    cursorUserDir,
+    cursorStoreRoot,
+    additionalRoots: custom ? [] : defaultAdditionalRoots([cursorUserDir!, cursorStoreRoot!]),
     inputs: [...(config.inputs ?? []), ...(flags.input ?? [])].map((p) => resolve(p)),
     backups: [...(config.backups ?? []), ...(flags.backup ?? [])].map((p) => resolve(p)),
     carrier: custom ? 'custom' : 'live',

@@ -1,4 +1,5 @@
 /** Every source adapter a run uses. A new source slots in here and nowhere else in the pipeline. */
+import { AdditionalRootsAdapter } from './additional-roots-adapter.js';
 import { BackupAdapter } from './backup/backup-adapter.js';
 import { CaptureAdapter } from './capture/capture-adapter.js';
 import { ComposerAdapter } from './composer/composer-adapter.js';
@@ -6,5 +7,11 @@ import type { SourceAdapter } from './source-adapter.js';
 import { StoreAdapter } from './store/store-adapter.js';
 
 export function createAdapters(): SourceAdapter[] {
-  return [new ComposerAdapter(), new StoreAdapter(), new BackupAdapter(), new CaptureAdapter()];
+  return [
+    new ComposerAdapter(),
+    new StoreAdapter(),
+    new AdditionalRootsAdapter(),
+    new BackupAdapter(),
+    new CaptureAdapter(),
+  ];
 }
