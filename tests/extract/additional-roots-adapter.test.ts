@@ -74,8 +74,13 @@ describe('several data roots in one run', () => {
     ]);
   });
 
-  it('keeps the canary encryption key out of every table', async () => {
-    for (const table of ['sessions', 'messages', 'source_instances']) {
+  it('keeps the canary encryption keys out of every table', async () => {
+    const tables = await queryRows(
+      several,
+      "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE'",
+    );
+    expect(tables.length).toBeGreaterThan(5);
+    for (const { table_name: table } of tables) {
       const rows = await queryRows(several, `SELECT t::VARCHAR AS r FROM ${table} t`);
       expect(rows.map((r) => r.r).join('\n')).not.toContain(CANARY_KEY);
     }

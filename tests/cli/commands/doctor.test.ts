@@ -102,11 +102,11 @@ describe('etl doctor', () => {
     ]);
     expect(report.roots.find((r) => r.origin === 'linux')).toMatchObject({ found: false, read: false });
     const byPath = new Map(report.roots.map((r) => [r.path, r.sessions]));
-    expect(byPath.get(tree.windowsUserDir)).toBe(SAMPLE_COMPOSERS.length);
+    expect(byPath.get(tree.windowsUserDir)).toBe(SAMPLE_COMPOSERS.length + 1);
     expect(byPath.get(tree.insidersUserDir)).toBe(SAMPLE_COMPOSERS.length);
     expect(byPath.get(tree.remoteServerUserDir)).toBe(0);
     // The Insiders copy replicates the Windows-side sessions: counted once.
-    expect(report.sessions).toBe(SAMPLE_COMPOSERS.length + 1);
+    expect(report.sessions).toBe(SAMPLE_COMPOSERS.length + 2);
     expect(human).toContain(tree.windowsUserDir);
     expect(human).toMatch(/absent\s+ide-user\s+linux/);
   });
@@ -117,7 +117,7 @@ describe('etl doctor', () => {
     const bubbles = SAMPLE_COMPOSERS.reduce((n, c) => n + c.bubbles.length, 0);
     expect(layout('composer-global-db', 'global-db')).toMatchObject({
       sources: 2,
-      messages: 2 * bubbles,
+      messages: 2 * bubbles + 1,
       blobs: 0,
     });
     expect(layout('composer-workspace-db', 'workspace-3.0-pointer')).toMatchObject({ sources: 1 });
