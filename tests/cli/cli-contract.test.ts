@@ -4,10 +4,10 @@ import { buildSampleCorpus } from '../../fixtures/sample/sample-corpus.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 describe('etl CLI contract', () => {
-  it('--help lists the five commands', () => {
+  it('--help lists the commands', () => {
     const { code, stdout } = runCli(['--help']);
     expect(code).toBe(0);
-    for (const command of ['run', 'status', 'sources', 'query', 'verify'])
+    for (const command of ['run', 'status', 'sources', 'doctor', 'query', 'verify'])
       expect(stdout).toMatch(new RegExp(`\\n  ${command} `));
   });
 

@@ -109,6 +109,9 @@ describe('etl doctor', () => {
     expect(report.sessions).toBe(SAMPLE_COMPOSERS.length + 2);
     expect(human).toContain(tree.windowsUserDir);
     expect(human).toMatch(/absent\s+ide-user\s+linux/);
+    const distro = report.roots.find((r) => r.path === tree.distroAgentHome);
+    expect(distro?.extras).toEqual({ sdkAgentStores: 1, codeTrackingDb: true });
+    expect(human).toContain('not read by this build: 1 SDK agent store(s), ai-code-tracking.db');
   });
 
   it('counts sessions, messages and blobs per layout generation from metadata', () => {
