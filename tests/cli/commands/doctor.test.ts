@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { completeRunEvents } from '../../../fixtures/capture/cli-captures.js';
+import { ndjson, writeCapture } from '../../../fixtures/capture/write-capture.js';
 import {
   buildInstallTree,
   CANARY_KEY,
@@ -161,5 +163,24 @@ describe('etl doctor', () => {
     const out = DOCTOR_REPORT.parse((await doctor(older)).json);
     expect(out.versions.composerHeadersTables.map((t) => t.columns)).toEqual([9]);
     expect(out.warehouse).toBeNull();
+  });
+
+  it('reads --input captures as one more root, and named roots replace discovery', async () => {
+    const dir = tempDir('doctor-input-');
+    const sid = '0c0c0c0c-0000-4000-8000-0000000000f1';
+    const captures = join(dir, 'captures');
+    writeCapture(captures, 'run.ndjson', ndjson(completeRunEvents(sid)));
+    const out = DOCTOR_REPORT.parse(
+      (await doctor(tree, { cursorUserDir: tree.insidersUserDir, input: [captures] })).json,
+    );
+    expect(out.roots.map((r) => `${r.kind} ${r.origin} ${r.found} ${r.sessions}`)).toEqual([
+      `ide-user named true ${SAMPLE_COMPOSERS.length}`,
+      'input input true 1',
+    ]);
+    expect(out.layouts.find((l) => l.sourceKind === 'capture-file')).toMatchObject({
+      generation: 'capture',
+      sources: 1,
+      sessions: 1,
+    });
   });
 });
