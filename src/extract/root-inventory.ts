@@ -95,7 +95,7 @@ export async function inventoryRoot(root: InventoryRoot, ctx: ReadContext): Prom
         if (unreadable === 0) count(inventory.problems, problemCode(error));
         unreadable = 1;
       }
-      const generation = probe?.generation ?? 'global-db';
+      const generation = probe?.generation ?? 'unreadable';
       const key = `${source.kind}\u0000${generation}`;
       const layout = layouts.get(key) ?? {
         sourceKind: source.kind,

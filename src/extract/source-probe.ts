@@ -21,7 +21,8 @@ export type LayoutGeneration =
   | 'subagent-transcript'
   | 'legacy-transcript'
   | 'capture'
-  | 'backup';
+  | 'backup'
+  | 'unreadable';
 
 export interface ComposerHeadersHint {
   /** 10 with `subagentTypeName` (3.22+), 9 without (3.9–3.15). */

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completeRunEvents } from '../../../fixtures/capture/cli-captures.js';
@@ -182,5 +183,20 @@ describe('etl doctor', () => {
       sources: 1,
       sessions: 1,
     });
+  });
+
+  it('counts an unreadable database under its kind with the code that explains it', async () => {
+    const damaged = buildInstallTree(tempDir('doctor-damaged-'));
+    const storage = join(damaged.windowsUserDir, 'workspaceStorage', '0badf00d0badf00d0badf00d0badf00d');
+    mkdirSync(storage, { recursive: true });
+    writeFileSync(join(storage, 'state.vscdb'), 'not a database, just text '.repeat(200));
+    const { json, human: text } = await doctor(damaged);
+    const out = DOCTOR_REPORT.parse(json);
+    expect(out.layouts.find((l) => l.generation === 'unreadable')).toMatchObject({
+      sourceKind: 'composer-workspace-db',
+      unreadable: 1,
+    });
+    expect(out.problems.map((p) => p.code)).toContain('SOURCE_UNREADABLE');
+    expect(text).toMatch(/SOURCE_UNREADABLE x\d+: /);
   });
 });
