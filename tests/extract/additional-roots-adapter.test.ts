@@ -4,15 +4,24 @@ import { buildInstallTree, CANARY_KEY, type InstallTree } from '../../fixtures/d
 import { SAMPLE_COMPOSERS } from '../../fixtures/sample/sample-corpus.js';
 import { DEFAULT_READ_LIMITS } from '../../src/extract/limits/read-limits.js';
 import type { AdditionalRoot } from '../../src/extract/source-adapter.js';
+import { runQuery } from '../../src/load/duckdb/read-only-query.js';
 import { targetOpener } from '../../src/load/open-target.js';
+import { withReadOnlyTarget } from '../../src/load/read-only-target.js';
 import { runPipeline } from '../../src/sync/run-pipeline.js';
+import type { RunSummary } from '../../src/sync/run-state.js';
 import { queryRows } from '../helpers/query-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
 
-async function load(tree: InstallTree, additionalRoots: AdditionalRoot[], warehouse: string): Promise<void> {
-  const target = await (await targetOpener({ kind: 'duckdb', path: warehouse }))();
+async function load(
+  tree: InstallTree,
+  additionalRoots: AdditionalRoot[],
+  warehouse: string,
+  kind: 'duckdb' | 'parquet' = 'duckdb',
+  sinceLast = false,
+): Promise<RunSummary> {
+  const target = await (await targetOpener({ kind, path: warehouse }))();
   try {
-    await runPipeline(
+    return await runPipeline(
       {
         roots: {
           cursorUserDir: tree.windowsUserDir,
@@ -23,7 +32,7 @@ async function load(tree: InstallTree, additionalRoots: AdditionalRoot[], wareho
           carrier: 'live',
         },
         limits: DEFAULT_READ_LIMITS,
-        sinceLast: false,
+        sinceLast,
         preferredSource: 'composer',
         includeCrossWorkspaceSources: false,
       },
@@ -38,21 +47,22 @@ describe('several data roots in one run', () => {
   let tree: InstallTree;
   let single: string;
   let several: string;
+  let dataset: string;
+  let roots: AdditionalRoot[];
   beforeAll(async () => {
     const dir = tempDir('additional-roots-');
     tree = buildInstallTree(dir);
     single = join(dir, 'single.duckdb');
     several = join(dir, 'several.duckdb');
+    dataset = join(dir, 'several-parquet');
     await load(tree, [], single);
-    await load(
-      tree,
-      [
-        { kind: 'ide-user', path: tree.insidersUserDir },
-        { kind: 'agent-home', path: tree.windowsAgentHome },
-        { kind: 'remote-server', path: tree.remoteServerUserDir },
-      ],
-      several,
-    );
+    roots = [
+      { kind: 'ide-user', path: tree.insidersUserDir },
+      { kind: 'agent-home', path: tree.windowsAgentHome },
+      { kind: 'remote-server', path: tree.remoteServerUserDir },
+    ];
+    await load(tree, roots, several);
+    await load(tree, roots, dataset, 'parquet');
   }, 60_000);
 
   it('loads the Insiders copy as replicas of the same sessions, never as duplicates', async () => {
@@ -72,6 +82,21 @@ describe('several data roots in one run', () => {
       'contributed',
       'equivalent-replica',
     ]);
+  });
+
+  it('reads no payload in a --since-last run over unchanged roots', async () => {
+    const summary = await load(tree, roots, several, 'duckdb', true);
+    expect(summary.payloadBytesRead).toBe(0);
+    expect(summary.counts.sessionsMarkedAbsent).toBe(0);
+  });
+
+  it('loads the same sessions into a Parquet dataset', async () => {
+    const sql = 'SELECT session_id, title, message_count, fidelity FROM sessions ORDER BY session_id';
+    const parquet = await withReadOnlyTarget(
+      { kind: 'parquet', path: dataset },
+      async (connection) => (await runQuery(connection, sql)).rows,
+    );
+    expect(parquet).toEqual(await queryRows(several, sql));
   });
 
   it('keeps the canary encryption keys out of every table', async () => {
