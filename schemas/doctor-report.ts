@@ -46,6 +46,8 @@ export const DOCTOR_REPORT = z.object({
       /** Up to 20 session IDs of each gap, in code-point order. */
       notArchivedIds: z.array(z.string()),
       goneIds: z.array(z.string()),
+      /** The last committed run's diagnostics by code: what only a payload read finds (unlinked blobs). */
+      lastRunProblems: z.array(z.object({ code: z.string(), count })),
     })
     .nullable(),
   payloadBytesRead: count,

@@ -30,6 +30,10 @@ import { parseTargetSpec } from '../target-spec.js';
 
 const GAP_IDS_SHOWN = 20;
 
+const LAST_RUN_PROBLEMS_SQL = `SELECT code, count(*)::INTEGER AS n FROM diagnostics
+  WHERE run_id = (SELECT run_id FROM etl_runs WHERE status = 'committed' ORDER BY started_at DESC, run_id DESC LIMIT 1)
+  GROUP BY code ORDER BY code`;
+
 type PlannedRoot = Omit<DoctorRoot, 'sessions' | 'layouts' | 'extras' | 'read'> & { read: boolean };
 
 /** Named roots replace discovery, as in `etl run`; otherwise every candidate, found or not. */
@@ -89,10 +93,13 @@ async function warehouseGaps(
   sourceIds: ReadonlySet<string>,
 ): Promise<DoctorReport['warehouse']> {
   const location = parseTargetSpec(target);
-  const archived = await withReadOnlyTarget(location, async (connection) => {
+  const { archived, lastRun } = await withReadOnlyTarget(location, async (connection) => {
     await assertCurrentSchema(connection);
     const rows = (await runQuery(connection, 'SELECT session_id FROM sessions')).rows;
-    return new Set(rows.map((row) => String(row.session_id)));
+    return {
+      archived: new Set(rows.map((row) => String(row.session_id))),
+      lastRun: (await runQuery(connection, LAST_RUN_PROBLEMS_SQL)).rows,
+    };
   });
   const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const notArchived = [...sourceIds].filter((id) => !archived.has(id)).sort(byCodePoint);
@@ -104,6 +111,7 @@ async function warehouseGaps(
     archivedButGone: gone.length,
     notArchivedIds: notArchived.slice(0, GAP_IDS_SHOWN),
     goneIds: gone.slice(0, GAP_IDS_SHOWN),
+    lastRunProblems: lastRun.map((row) => ({ code: String(row.code), count: Number(row.n) })),
   };
 }
 
@@ -160,6 +168,8 @@ function humanReport(report: DoctorReport): string {
       `Warehouse (${w.target}): ${w.archived} archived; ${w.inSourcesNotArchived} in the sources but not archived` +
         ` (run \`etl run\`); ${w.archivedButGone} archived but gone from the sources (kept in the archive)`,
     );
+    if (w.lastRunProblems.length > 0)
+      lines.push(`  last run: ${w.lastRunProblems.map((p) => `${p.code} x${p.count}`).join(', ')}`);
   }
   return lines.join('\n');
 }

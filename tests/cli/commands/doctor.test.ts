@@ -19,6 +19,7 @@ import type { RunFlags } from '../../../src/cli/run-options.js';
 import { DEFAULT_READ_LIMITS } from '../../../src/extract/limits/read-limits.js';
 import { targetOpener } from '../../../src/load/open-target.js';
 import { runPipeline } from '../../../src/sync/run-pipeline.js';
+import { queryRows } from '../../helpers/query-warehouse.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 const GONE_ID = '60e60e60-0000-4000-8000-0000000000e1';
@@ -141,7 +142,7 @@ describe('etl doctor', () => {
     expect(human).toContain('composerHeaders table: 10 columns');
   });
 
-  it('compares the sources with the warehouse', () => {
+  it('compares the sources with the warehouse', async () => {
     expect(report.warehouse).toMatchObject({
       target: 'duckdb',
       inSourcesNotArchived: 1,
@@ -149,6 +150,15 @@ describe('etl doctor', () => {
       archivedButGone: 1,
       goneIds: [GONE_ID],
     });
+    // The fixture's run records diagnostics (missing time values): doctor lists them by code.
+    const recorded = await queryRows(
+      warehouse,
+      'SELECT code, count(*)::INTEGER AS count FROM diagnostics GROUP BY code ORDER BY code',
+    );
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(report.warehouse?.lastRunProblems).toEqual(recorded);
+    const first = recorded[0]!;
+    expect(human).toContain(`last run: ${String(first.code)} x${String(first.count)}`);
   });
 
   it('prints no message text and no secret', () => {
