@@ -1,8 +1,7 @@
 /**
  * A consistent, read-only view of a SQLite file that never blocks or modifies its writer: a WAL
  * database is read inside one read transaction; any other journal mode is copied into the private
- * temp dir first (serialized image when small, online backup when large). An I/O error (WSL's
- * `/mnt/c` under load) retries once from a byte copy of the file and its WAL.
+ * temp dir first (serialized image when small, online backup when large).
  */
 import { chmodSync, constants, copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -47,7 +46,7 @@ const openReadOnly: SqliteOpener = (path) => {
   return db;
 };
 
-/** SQLite's I/O error family and the OS's EIO: the medium failed, not the database. */
+/** SQLite's I/O error family and the OS's EIO (WSL's `/mnt/c` under load): retried from a byte copy. */
 function isIoFailure(error: unknown): boolean {
   const reason = error instanceof IoError ? error.details.reason : null;
   return typeof reason === 'string' && (reason === 'EIO' || reason.startsWith('SQLITE_IOERR'));
