@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completeRunEvents } from '../../../fixtures/capture/cli-captures.js';
 import { ndjson, writeCapture } from '../../../fixtures/capture/write-capture.js';
+import { rawText } from '../../../fixtures/composer/state-db-builder.js';
 import {
   buildInstallTree,
   CANARY_KEY,
@@ -10,6 +11,12 @@ import {
   type InstallTree,
   STORE_SESSION_ID,
 } from '../../../fixtures/data-roots/install-tree.js';
+import {
+  CANARY_COMPOSER,
+  userDirUnder,
+  writeBaselineGlobalDb,
+} from '../../../fixtures/hostile/baseline-corpus.js';
+import { canariesIn, MESSAGE_CANARY } from '../../../fixtures/hostile/canaries.js';
 import { SAMPLE_COMPOSERS } from '../../../fixtures/sample/sample-corpus.js';
 import { chatSessionDir, writeMetaJson, writeStoreDb } from '../../../fixtures/store/store-session.js';
 import { DOCTOR_REPORT, type DoctorReport } from '../../../schemas/doctor-report.js';
@@ -208,5 +215,32 @@ describe('etl doctor', () => {
     });
     expect(out.problems.map((p) => p.code)).toContain('SOURCE_UNREADABLE');
     expect(text).toMatch(/SOURCE_UNREADABLE x\d+: /);
+  });
+
+  it('names a hostile root by its path only: no message or secret canary, no source path inside it', async () => {
+    const root = tempDir('doctor-hostile-');
+    const userDir = userDirUnder(root);
+    const damaged = writeBaselineGlobalDb(userDir);
+    damaged.bubble(CANARY_COMPOSER.id, 'b-c1-03', rawText(`{"text": "${MESSAGE_CANARY}", broken`));
+    damaged.close();
+    const environment = { platform: 'linux' as const, env: {}, home: join(root, 'nobody') };
+    let json = '';
+    let human = '';
+    const output = (asJson: boolean): Output => ({
+      json: asJson,
+      success(envelope, text, diagnostics = []) {
+        if (asJson) json = JSON.stringify({ ...envelope, diagnostics });
+        else human = text;
+      },
+      info: () => undefined,
+    });
+    await doctorCommand({ cursorUserDir: userDir }, output(true), environment);
+    await doctorCommand({ cursorUserDir: userDir }, output(false), environment);
+    expect(human).toContain(userDir);
+    for (const text of [
+      json.replaceAll(JSON.stringify(userDir).slice(1, -1), '<root>'),
+      human.replaceAll(userDir, '<root>'),
+    ])
+      expect(canariesIn(text)).toEqual([]);
   });
 });
