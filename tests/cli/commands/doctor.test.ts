@@ -129,8 +129,9 @@ describe('etl doctor', () => {
     const layout = (kind: string, generation: string) =>
       report.layouts.find((l) => l.sourceKind === kind && l.generation === generation);
     const bubbles = SAMPLE_COMPOSERS.reduce((n, c) => n + c.bubbles.length, 0);
+    // Both IDE global DBs and the remote server's settings-only one.
     expect(layout('composer-global-db', 'global-db')).toMatchObject({
-      sources: 2,
+      sources: 3,
       messages: 2 * bubbles + 1,
       blobs: 0,
     });
