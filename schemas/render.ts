@@ -1,5 +1,6 @@
 /** Renders the generated artifacts (DDL, JSON Schema, column docs) from the table definitions. */
 import { z } from 'zod';
+import { DOCTOR_REPORT } from './doctor-report.js';
 import { LEDGER_TABLES } from './ledger-tables.js';
 import { escapeCell } from './markdown-cell.js';
 import { renderDiagnosticsDoc } from './render-diagnostics.js';
@@ -54,9 +55,20 @@ export function renderSchemaDoc(): string {
   return `${parts.join('\n')}\n`;
 }
 
+export function renderDoctorSchema(): string {
+  const schema = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'etl doctor --json',
+    description: 'Generated from schemas/doctor-report.ts. Do not edit. The CLI adds a diagnostics array.',
+    ...z.toJSONSchema(DOCTOR_REPORT),
+  };
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
 export const GENERATED_FILES: ReadonlyArray<readonly [string, () => string]> = [
   ['schemas/generated/duckdb.sql', renderDuckDbDdl],
   ['schemas/generated/rows.schema.json', renderJsonSchema],
+  ['schemas/generated/doctor.schema.json', renderDoctorSchema],
   ['docs/schema.md', renderSchemaDoc],
   ['docs/diagnostics.md', renderDiagnosticsDoc],
 ];

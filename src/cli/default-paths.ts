@@ -1,6 +1,8 @@
 /** Cursor's per-OS data locations and the default warehouse location (XDG data directory). */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { currentEnvironment, type DataRootEnvironment, dataRootCandidates } from '../extract/data-roots.js';
+import type { AdditionalRoot } from '../extract/source-adapter.js';
 
 export function defaultCursorUserDir(
   platform: NodeJS.Platform = process.platform,
@@ -12,8 +14,24 @@ export function defaultCursorUserDir(
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Cursor', 'User');
 }
 
-export function defaultCursorStoreRoot(): string {
-  return join(homedir(), '.cursor');
+/** `$CURSOR_CONFIG_DIR` names the agent home wherever it is set (reference §6.2). */
+export function defaultCursorStoreRoot(env = process.env): string {
+  const configDir = env.CURSOR_CONFIG_DIR;
+  return configDir !== undefined && configDir.length > 0 ? configDir : join(homedir(), '.cursor');
+}
+
+/**
+ * The found roots of default discovery beyond the two primary ones: Insiders, the other XDG
+ * spelling, WSL's Windows side, a remote server's `User` directory.
+ */
+export function defaultAdditionalRoots(
+  primary: readonly string[],
+  environment: DataRootEnvironment = currentEnvironment(),
+): AdditionalRoot[] {
+  const taken = new Set(primary.map((path) => resolve(path)));
+  return dataRootCandidates(environment)
+    .filter((candidate) => candidate.found && !taken.has(resolve(candidate.path)))
+    .map((candidate) => ({ kind: candidate.kind, path: candidate.path }));
 }
 
 export function defaultWarehousePath(env = process.env): string {

@@ -108,6 +108,18 @@ export function buildProgram(
       return sourcesCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd)));
     }),
   );
+  addSourceOptions(
+    program
+      .command('doctor')
+      .description(
+        'every data root found or absent, what each Cursor layout holds, what is unreadable and why (metadata only)',
+      ),
+  ).action(
+    guarded(async (_opts: RunFlags, cmd: Command) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      return doctorCommand(cmd.optsWithGlobals() as RunFlags, createOutput(json(cmd)));
+    }),
+  );
   program
     .command('show')
     .description("one session's messages; --provenance adds where each was read")

@@ -1,5 +1,6 @@
 /** Turns CLI flags and the config file into validated pipeline options, before any source I/O. */
 import { resolve } from 'node:path';
+import { currentEnvironment, type DataRootEnvironment } from '../extract/data-roots.js';
 import { resolveReadLimits } from '../extract/limits/read-limits.js';
 import { parseSourceLimitOptions } from '../extract/limits/source-limit-option.js';
 import type { SourceRoots } from '../extract/source-adapter.js';
@@ -9,7 +10,7 @@ import type { RedactionRequest } from '../sync/redaction-gate.js';
 import type { RunOptions } from '../sync/run-state.js';
 import { loadConfigFile } from './config-file.js';
 import type { ConfigFile } from './config-file-schema.js';
-import { defaultCursorStoreRoot, defaultCursorUserDir } from './default-paths.js';
+import { defaultAdditionalRoots, defaultCursorStoreRoot, defaultCursorUserDir } from './default-paths.js';
 import { parseTargetSpec, type TargetSpec } from './target-spec.js';
 
 export interface RunFlags {
@@ -51,7 +52,11 @@ export function redactionRequest(flags: RunFlags, config: ConfigFile): Redaction
   };
 }
 
-export async function resolveRunFlags(flags: RunFlags): Promise<ResolvedRun> {
+/** `environment` is what default discovery may read of the machine (tests inject it). */
+export async function resolveRunFlags(
+  flags: RunFlags,
+  environment: DataRootEnvironment = currentEnvironment(),
+): Promise<ResolvedRun> {
   const config = await loadConfigFile(flags.config);
   // CLI limits are validated as a whole map over the config ones; a CLI field overrides its config value.
   const limits = resolveReadLimits({
@@ -61,13 +66,16 @@ export async function resolveRunFlags(flags: RunFlags): Promise<ResolvedRun> {
   const userDir = flags.cursorUserDir ?? config.cursorUserDir;
   const storeRoot = flags.cursorStoreRoot ?? config.cursorStoreRoot;
   const custom = userDir !== undefined || storeRoot !== undefined;
+  const cursorUserDir = custom ? (userDir === undefined ? null : resolve(userDir)) : defaultCursorUserDir();
+  const cursorStoreRoot = custom
+    ? storeRoot === undefined
+      ? null
+      : resolve(storeRoot)
+    : defaultCursorStoreRoot();
   const roots: SourceRoots = {
-    cursorUserDir: custom ? (userDir === undefined ? null : resolve(userDir)) : defaultCursorUserDir(),
-    cursorStoreRoot: custom
-      ? storeRoot === undefined
-        ? null
-        : resolve(storeRoot)
-      : defaultCursorStoreRoot(),
+    cursorUserDir,
+    cursorStoreRoot,
+    additionalRoots: custom ? [] : defaultAdditionalRoots([cursorUserDir!, cursorStoreRoot!], environment),
     inputs: [...(config.inputs ?? []), ...(flags.input ?? [])].map((p) => resolve(p)),
     backups: [...(config.backups ?? []), ...(flags.backup ?? [])].map((p) => resolve(p)),
     carrier: custom ? 'custom' : 'live',

@@ -1,4 +1,5 @@
 /** Every source adapter a run uses. A new source slots in here and nowhere else in the pipeline. */
+import { AdditionalRootsAdapter } from './additional-roots-adapter.js';
 import { BackupAdapter } from './backup/backup-adapter.js';
 import { CaptureAdapter } from './capture/capture-adapter.js';
 import { CodeTrackingAdapter } from './code-tracking/code-tracking-adapter.js';
@@ -13,6 +14,7 @@ export function createAdapters(): SourceAdapter[] {
     new StoreAdapter(),
     new SdkStoreAdapter(),
     new CodeTrackingAdapter(),
+    new AdditionalRootsAdapter(),
     new BackupAdapter(),
     new CaptureAdapter(),
   ];

@@ -99,6 +99,17 @@ export interface SourceRoots {
   inputs: readonly string[];
   backups: readonly string[];
   carrier: Carrier;
+  /**
+   * Further found roots of default discovery (Insiders, WSL's Windows side, a remote server...): more
+   * carriers of the same logical sessions, read beside the two above.
+   */
+  additionalRoots?: readonly AdditionalRoot[];
+}
+
+/** A `User` directory (`ide-user`, `remote-server`) or a Store root (`agent-home`). */
+export interface AdditionalRoot {
+  kind: 'ide-user' | 'agent-home' | 'remote-server';
+  path: string;
 }
 
 /** What hydrating one occurrence yields; `kind` selects the transform that consumes it. */

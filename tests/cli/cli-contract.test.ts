@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSampleCorpus } from '../../fixtures/sample/sample-corpus.js';
+import { DOCTOR_REPORT } from '../../schemas/doctor-report.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 describe('etl CLI contract', () => {
@@ -76,6 +77,19 @@ describe('etl CLI contract', () => {
       }),
     ]);
     expect(stdout).not.toContain(root);
+  });
+
+  it('--help lists doctor', () => {
+    expect(runCli(['--help']).stdout).toMatch(/\n {2}doctor /);
+  });
+
+  it('doctor --json writes one schema-valid report on stdout and nothing on stderr', () => {
+    const { userDir } = buildSampleCorpus(join(tempDir(), 'sample'));
+    const { code, stdout, stderr } = runCli(['doctor', '--json', '--cursor-user-dir', userDir]);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const report = DOCTOR_REPORT.parse(JSON.parse(stdout));
+    expect(report.roots.map((r) => [r.path, r.found, r.sessions])).toEqual([[userDir, true, 3]]);
   });
 
   it('query on a missing warehouse exits 3 (not found)', () => {

@@ -3,14 +3,14 @@
  * database is read inside one read transaction; any other journal mode is copied into the private
  * temp dir first (serialized image when small, online backup when large).
  */
-import { statSync, writeFileSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { IoError } from '../../shared/errors.js';
 import type { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { Database } from './sqlite-driver.js';
 import { cachedStatement } from './statement-cache.js';
 
-export type SnapshotMethod = 'wal-read-transaction' | 'serialized-copy' | 'online-backup';
+export type SnapshotMethod = 'wal-read-transaction' | 'serialized-copy' | 'online-backup' | 'file-copy';
 
 /** Up to this size the image is held in memory once while written: the backup API's file creation,
  * journal and fsyncs cost ~10 ms per database, most of a run's catalog when there are many workspaces. */
@@ -37,15 +37,69 @@ function errorReason(error: unknown): string {
   return typeof code === 'string' ? code : 'open-failed';
 }
 
+/** Opens the source itself; a test passes one that fails to stand in for a failing disk. */
+export type SqliteOpener = (path: string) => BetterSqlite3.Database;
+
+const openReadOnly: SqliteOpener = (path) => {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  db.pragma('query_only = ON');
+  return db;
+};
+
+/** SQLite's I/O error family and the OS's EIO (WSL's `/mnt/c` under load): retried from a byte copy. */
+function isIoFailure(error: unknown): boolean {
+  const reason = error instanceof IoError ? error.details.reason : null;
+  return typeof reason === 'string' && (reason === 'EIO' || reason.startsWith('SQLITE_IOERR'));
+}
+
 export async function openSqliteSnapshot(
   path: string,
   temp: PrivateTempDir,
   sourceKind: string,
+  open: SqliteOpener = openReadOnly,
+): Promise<SqliteSnapshot> {
+  try {
+    return await snapshotOf(path, temp, sourceKind, open);
+  } catch (error) {
+    if (!isIoFailure(error)) throw error;
+    return fileCopySnapshot(path, temp, sourceKind);
+  }
+}
+
+/**
+ * Copies the file and its WAL into the private temp dir and folds the WAL into the copy. A writer
+ * active during the copy can leave it torn; SQLite then reports it and the source is unreadable.
+ */
+function fileCopySnapshot(path: string, temp: PrivateTempDir, sourceKind: string): SqliteSnapshot {
+  const copyPath = temp.file('snapshot.sqlite');
+  try {
+    copyFileSync(path, copyPath, constants.COPYFILE_EXCL);
+    chmodSync(copyPath, 0o600);
+    if (existsSync(`${path}-wal`)) {
+      copyFileSync(`${path}-wal`, `${copyPath}-wal`, constants.COPYFILE_EXCL);
+      chmodSync(`${copyPath}-wal`, 0o600);
+    }
+    const copy = new Database(copyPath, { fileMustExist: true });
+    try {
+      copy.pragma('journal_mode = DELETE');
+    } finally {
+      copy.close();
+    }
+    return copySnapshot(copyPath, 'file-copy');
+  } catch (error) {
+    throw unreadable(sourceKind, errorReason(error));
+  }
+}
+
+async function snapshotOf(
+  path: string,
+  temp: PrivateTempDir,
+  sourceKind: string,
+  open: SqliteOpener,
 ): Promise<SqliteSnapshot> {
   let source: BetterSqlite3.Database;
   try {
-    source = new Database(path, { readonly: true, fileMustExist: true });
-    source.pragma('query_only = ON');
+    source = open(path);
   } catch (error) {
     throw unreadable(sourceKind, errorReason(error));
   }

@@ -89,4 +89,28 @@ describe('Consistent SQLite snapshots', () => {
     expect(JSON.stringify((thrown as IoError).details)).not.toContain(path);
     expect(readdirSync(temp.path).filter((name) => name.endsWith('.sqlite'))).toEqual([]);
   });
+
+  it('retries an I/O failure (WSL /mnt/c) from a byte copy that keeps the WAL rows', async () => {
+    const path = buildDb(true);
+    const writer = new Database(path);
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:s:2', '{}');
+    temp = PrivateTempDir.create();
+    const failing = (code: string) => () => {
+      throw Object.assign(new Error('disk I/O error'), { code });
+    };
+    const snapshot = await openSqliteSnapshot(path, temp, 'composer', failing('SQLITE_IOERR_SHORT_READ'));
+    expect(snapshot.method).toBe('file-copy');
+    expect(count(snapshot.db)).toBe(2);
+    snapshot.close();
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    writer.close();
+    // Anything but an I/O failure is not retried.
+    await expect(openSqliteSnapshot(path, temp, 'composer', failing('SQLITE_CORRUPT'))).rejects.toMatchObject(
+      {
+        code: 'SOURCE_UNREADABLE',
+        details: { reason: 'SQLITE_CORRUPT' },
+      },
+    );
+  });
 });

@@ -1,0 +1,73 @@
+/**
+ * Reads the further data roots of default discovery with one Composer or Store reader per root, so
+ * each root's sources keep their own keys and its sessions group with the other roots' occurrences
+ * of the same ID (replica rules), never as duplicates.
+ */
+import type { Diagnostic } from '../shared/diagnostic.js';
+import { ComposerAdapter } from './composer/composer-adapter.js';
+import type {
+  Contribution,
+  DiscoveredSource,
+  ReadContext,
+  SessionOccurrence,
+  SourceAdapter,
+  SourceRoots,
+} from './source-adapter.js';
+import { StoreAdapter } from './store/store-adapter.js';
+
+export class AdditionalRootsAdapter implements SourceAdapter {
+  readonly name = 'additional-roots';
+  private readers: SourceAdapter[] = [];
+  private readonly owners = new Map<string, SourceAdapter>();
+
+  async discover(roots: SourceRoots, ctx: ReadContext): Promise<DiscoveredSource[]> {
+    this.close();
+    const sources: DiscoveredSource[] = [];
+    for (const root of roots.additionalRoots ?? []) {
+      const store = root.kind === 'agent-home';
+      const reader: SourceAdapter = store ? new StoreAdapter() : new ComposerAdapter();
+      this.readers.push(reader);
+      const found = await reader.discover(
+        {
+          cursorUserDir: store ? null : root.path,
+          cursorStoreRoot: store ? root.path : null,
+          inputs: [],
+          backups: [],
+          carrier: roots.carrier,
+        },
+        ctx,
+      );
+      for (const source of found) {
+        // The same file reached by two spellings of a root is one source, read once.
+        if (this.owners.has(source.sourceKey)) continue;
+        this.owners.set(source.sourceKey, reader);
+        sources.push(source);
+      }
+    }
+    return sources;
+  }
+
+  catalog(source: DiscoveredSource, ctx: ReadContext): AsyncIterable<SessionOccurrence> {
+    return this.owner(source.sourceKey).catalog(source, ctx);
+  }
+
+  hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
+    return this.owner(occurrence.sourceKey).hydrate(occurrence, ctx);
+  }
+
+  drainDiagnostics(): Diagnostic[] {
+    return this.readers.flatMap((reader) => reader.drainDiagnostics?.() ?? []);
+  }
+
+  close(): void {
+    for (const reader of this.readers) reader.close();
+    this.readers = [];
+    this.owners.clear();
+  }
+
+  private owner(sourceKey: string): SourceAdapter {
+    const reader = this.owners.get(sourceKey);
+    if (reader === undefined) throw new Error(`no reader owns source ${sourceKey}`);
+    return reader;
+  }
+}
