@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from '../shared/diagnostic.js';
 import { type EtlError, toEtlError } from '../shared/errors.js';
+import { terminalSafeJson, visibleLines } from './visible-text.js';
 
 export interface Output {
   json: boolean;
@@ -21,7 +22,7 @@ function bigintSafe(_key: string, value: unknown): unknown {
 }
 
 export function stringifyJson(value: unknown, pretty = false): string {
-  return JSON.stringify(value, bigintSafe, pretty ? 2 : undefined);
+  return terminalSafeJson(JSON.stringify(value, bigintSafe, pretty ? 2 : undefined));
 }
 
 export function createOutput(json: boolean): Output {
@@ -29,10 +30,13 @@ export function createOutput(json: boolean): Output {
     json,
     success(envelope, human, diagnostics = []) {
       if (json) process.stdout.write(`${stringifyJson({ ...envelope, diagnostics })}\n`);
-      else if (human.length > 0) process.stdout.write(human.endsWith('\n') ? human : `${human}\n`);
+      else if (human.length > 0) {
+        const text = visibleLines(human);
+        process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      }
     },
     info(line) {
-      if (!json) process.stderr.write(`${line}\n`);
+      if (!json) process.stderr.write(`${visibleLines(line)}\n`);
     },
   };
 }
@@ -42,9 +46,9 @@ export function reportFatal(error: unknown, json: boolean): number {
   if (json) {
     process.stderr.write(`${stringifyJson({ error: etlError.toJSON() })}\n`);
   } else {
-    process.stderr.write(`etl: error ${etlError.code}: ${etlError.message}\n`);
+    process.stderr.write(visibleLines(`etl: error ${etlError.code}: ${etlError.message}\n`));
     const remedy = etlError.details.remedy;
-    if (typeof remedy === 'string') process.stderr.write(`  ${remedy}\n`);
+    if (typeof remedy === 'string') process.stderr.write(visibleLines(`  ${remedy}\n`));
   }
   // Stacks and original errors are internals: shown only to a maintainer who asks for them.
   if (process.env.CURSOR_ETL_DEBUG === '1') {

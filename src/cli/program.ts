@@ -6,6 +6,7 @@ import { requireCommonJs } from '../shared/require-commonjs.js';
 import type { ExportFlags } from './commands/export.js';
 import { createOutput, reportFatal } from './output.js';
 import type { RunFlags } from './run-options.js';
+import { visibleLines } from './visible-text.js';
 
 const commander = requireCommonJs('commander') as typeof import('commander');
 const { CommanderError, Option } = commander;
@@ -55,7 +56,7 @@ export function buildProgram(
     // Subcommands inherit these settings; with --json, commander's own error text is suppressed.
     .configureOutput({
       writeErr: (text) => {
-        if (!quietErrors) process.stderr.write(text);
+        if (!quietErrors) process.stderr.write(visibleLines(text));
       },
     })
     .exitOverride();

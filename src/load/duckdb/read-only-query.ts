@@ -15,6 +15,7 @@ import {
   StatementType,
 } from './duckdb-api.js';
 import { openWarehouse } from './duckdb-warehouse.js';
+import { engineErrorLine, isSandboxRefusal } from './engine-error-text.js';
 import { instantText } from './instant-text.js';
 import { lockDown, type Sandbox } from './query-sandbox.js';
 
@@ -136,10 +137,6 @@ function queryFailed(reason: QueryFailure, message: string): UsageError<'QUERY_F
   return new UsageError('QUERY_FAILED', message, { reason });
 }
 
-function firstLine(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'query failed';
-}
-
 /** Runs one read statement and reads at most `limit` rows of its result (and whether there were more). */
 export async function runQuery(
   connection: DuckDBConnection,
@@ -161,7 +158,12 @@ export async function runQuery(
     reader = await prepared.streamAndReadUntil(limit + 1);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw queryFailed('failed', `The query failed: ${firstLine(error)}`);
+    if (isSandboxRefusal(error))
+      throw queryFailed(
+        'outside-warehouse',
+        'The query reads or writes a file, URL or setting outside the warehouse, which is closed',
+      );
+    throw queryFailed('failed', `The query failed: ${engineErrorLine(error)}`);
   }
   return {
     columns: reader.columnNames(),
