@@ -11,6 +11,8 @@ export interface Output {
   json: boolean;
   success(envelope: Record<string, unknown>, human: string, diagnostics?: readonly Diagnostic[]): void;
   info(line: string): void;
+  /** Part of a success output written as it is produced (a streamed query result). */
+  stream(text: string): void;
 }
 
 function bigintSafe(_key: string, value: unknown): unknown {
@@ -37,6 +39,9 @@ export function createOutput(json: boolean): Output {
     },
     info(line) {
       if (!json) process.stderr.write(`${visibleLines(line)}\n`);
+    },
+    stream(text) {
+      if (text.length > 0) process.stdout.write(json ? text : visibleLines(text));
     },
   };
 }

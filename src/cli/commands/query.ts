@@ -1,13 +1,13 @@
-/** `etl query "<sql>"`: one read statement over the warehouse, in the sandbox, up to a row limit. */
+/** `etl query "<sql>"`: one read statement over the warehouse, in the sandbox, up to a row limit, streamed. */
 import {
   DEFAULT_QUERY_ROW_LIMIT,
   queryTimeZoneSetting,
-  runQuery,
+  streamQuery,
 } from '../../load/duckdb/read-only-query.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
 import { UsageError } from '../../shared/errors.js';
-import { formatTable } from '../format-table.js';
-import type { Output } from '../output.js';
+import { StreamedTable } from '../format-table.js';
+import { type Output, stringifyJson } from '../output.js';
 import { parseTargetSpec } from '../target-spec.js';
 
 /** A limit this large would hold about that many rows in memory at once: results beyond are paged by SQL. */
@@ -31,15 +31,30 @@ export async function queryCommand(
   const target = parseTargetSpec(flags.target);
   const limit = parseLimit(flags.limit);
   const settings = queryTimeZoneSetting(flags.timeZone ?? 'UTC');
-  const result = await withReadOnlyTarget(target, (connection) => runQuery(connection, sql, limit), {
-    settings,
-  });
+  let table: StreamedTable | null = null;
+  let started = false;
+  // Rows go out page by page, so a result near the limit never sits in memory whole.
+  const onPage = (columns: readonly string[], rows: Record<string, unknown>[]): void => {
+    if (output.json) {
+      const head = started ? ',' : `{"columns":${stringifyJson(columns)},"rows":[`;
+      output.stream(rows.length === 0 ? head : `${head}${rows.map((row) => stringifyJson(row)).join(',')}`);
+    } else {
+      table ??= new StreamedTable(columns);
+      output.stream(table.page(rows));
+    }
+    started = true;
+  };
+  const result = await withReadOnlyTarget(
+    target,
+    (connection) => streamQuery(connection, sql, limit, onPage),
+    {
+      settings,
+    },
+  );
   const note = result.truncated
     ? `\nonly the first ${limit} rows are shown: raise --limit (up to ${MAX_QUERY_ROW_LIMIT}) or page with LIMIT/OFFSET`
     : '';
-  output.success(
-    { columns: result.columns, rows: result.rows, truncated: result.truncated, limit },
-    `${formatTable(result.columns, result.rows)}${note}`,
-  );
+  if (output.json) output.stream(`],"truncated":${result.truncated},"limit":${limit},"diagnostics":[]}\n`);
+  else output.stream(`${(table as StreamedTable | null)?.end() ?? '(0 rows)'}${note}\n`);
   return 0;
 }
