@@ -87,6 +87,20 @@ describe('archive trust: query results are paged up to a clear limit and streame
     });
   }
 
+  it('a query failing after its first pages prints nothing on stdout and exits 2 typed', {
+    timeout: 60_000,
+  }, async () => {
+    const sql = `select case when range < ${DEFAULT_CAP / 2} then range else cast('x' || range as int) end as n from range(${2 * DEFAULT_CAP})`;
+    for (const json of [true, false]) {
+      const result = await runEtlInProcess(
+        ['query', ...(json ? ['--json'] : []), '--target', duckdb, sql],
+        tmp,
+      );
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(result.stderr).toContain('QUERY_FAILED');
+    }
+  });
+
   for (const json of [true, false]) {
     it(`${LARGE_RESULT.name} ${json ? '--json' : 'table'}: streams ${LARGE_RESULT.rows} rows under a bounded RSS`, {
       timeout: 180_000,

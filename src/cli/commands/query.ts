@@ -33,8 +33,8 @@ export async function queryCommand(
   const settings = queryTimeZoneSetting(flags.timeZone ?? 'UTC');
   let table: StreamedTable | null = null;
   let started = false;
-  // Rows go out page by page, so a result near the limit never sits in memory whole.
-  const onPage = (columns: readonly string[], rows: Record<string, unknown>[]): void => {
+  let held: { columns: readonly string[]; rows: Record<string, unknown>[] } | null = null;
+  const write = (columns: readonly string[], rows: Record<string, unknown>[]): void => {
     if (output.json) {
       const head = started ? ',' : `{"columns":${stringifyJson(columns)},"rows":[`;
       output.stream(rows.length === 0 ? head : `${head}${rows.map((row) => stringifyJson(row)).join(',')}`);
@@ -44,6 +44,19 @@ export async function queryCommand(
     }
     started = true;
   };
+  // The first DEFAULT_QUERY_ROW_LIMIT rows are held, so a query failing early leaves stdout empty;
+  // beyond them rows go out page by page and a result near the limit never sits in memory whole.
+  const onPage = (columns: readonly string[], rows: Record<string, unknown>[]): void => {
+    if (started) {
+      write(columns, rows);
+      return;
+    }
+    held = held === null ? { columns, rows } : { columns, rows: held.rows.concat(rows) };
+    if (held.rows.length >= DEFAULT_QUERY_ROW_LIMIT) {
+      write(held.columns, held.rows);
+      held = null;
+    }
+  };
   const result = await withReadOnlyTarget(
     target,
     (connection) => streamQuery(connection, sql, limit, onPage),
@@ -51,6 +64,8 @@ export async function queryCommand(
       settings,
     },
   );
+  const rest = held as { columns: readonly string[]; rows: Record<string, unknown>[] } | null;
+  if (!started && rest !== null) write(rest.columns, rest.rows);
   const note = result.truncated
     ? `\nonly the first ${limit} rows are shown: raise --limit (up to ${MAX_QUERY_ROW_LIMIT}) or page with LIMIT/OFFSET`
     : '';
