@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTable } from '../../src/cli/format-table.js';
+import { formatTable, StreamedTable } from '../../src/cli/format-table.js';
 import { terminalSafeJson, visibleLines, visibleText } from '../../src/cli/visible-text.js';
 
 /** Every character a terminal acts on: C0, DEL, C1 and the bidirectional controls. */
@@ -46,9 +46,20 @@ describe('whole human outputs and JSON outputs carry no acting character', () =>
   });
 
   it('terminalSafeJson is the same JSON value with no raw C1, DEL, bidi or line separator', () => {
-    const value = { s: CONTROLS.join(''), [`k\u009b`]: '\u2028\u2029\u061c' };
+    const value = { s: CONTROLS.join(''), 'k\u009b': '\u2028\u2029\u061c' };
     const text = terminalSafeJson(JSON.stringify(value));
     expect(text).not.toMatch(ACTING);
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('a table printed page by page', () => {
+  it('matches the whole table when the first page sets the widths', () => {
+    const rows = Array.from({ length: 5 }, (_, i) => ({ a: `v${i}`, b: i === 4 ? 'x\u001b' : null }));
+    const table = new StreamedTable(['a', 'b']);
+    const text = table.page(rows.slice(0, 3)) + table.page([]) + table.page(rows.slice(3)) + table.end();
+    expect(text).toBe(formatTable(['a', 'b'], rows));
+    for (const line of text.split('\n')) expect(line).not.toMatch(ACTING);
+    expect(text).toContain('x\\e');
   });
 });
