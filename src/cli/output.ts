@@ -11,8 +11,23 @@ export interface Output {
   json: boolean;
   success(envelope: Record<string, unknown>, human: string, diagnostics?: readonly Diagnostic[]): void;
   info(line: string): void;
-  /** Part of a success output written as it is produced (a streamed query result). */
-  stream(text: string): void;
+  /**
+   * Part of a success output written as it is produced (a streamed query result); false once the
+   * reader closed stdout (`| head`), so the producer can stop.
+   */
+  stream(text: string): boolean;
+}
+
+let stdoutClosed = false;
+let watchingStdout = false;
+
+/** A write to a closed pipe fails asynchronously (EPIPE): it marks stdout closed instead of crashing. */
+function watchStdout(): void {
+  if (watchingStdout) return;
+  watchingStdout = true;
+  process.stdout.on('error', () => {
+    stdoutClosed = true;
+  });
 }
 
 function bigintSafe(_key: string, value: unknown): unknown {
@@ -41,7 +56,9 @@ export function createOutput(json: boolean): Output {
       if (!json) process.stderr.write(`${visibleLines(line)}\n`);
     },
     stream(text) {
-      if (text.length > 0) process.stdout.write(json ? text : visibleLines(text));
+      watchStdout();
+      if (!stdoutClosed && text.length > 0) process.stdout.write(json ? text : visibleLines(text));
+      return !stdoutClosed;
     },
   };
 }

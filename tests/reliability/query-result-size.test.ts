@@ -101,6 +101,25 @@ describe('archive trust: query results are paged up to a clear limit and streame
     }
   });
 
+  it('a reader closing the pipe early (`| head`) ends the query quietly with exit 0', {
+    timeout: 60_000,
+  }, () => {
+    for (const json of [true, false]) {
+      const args = argsOf({ ...LARGE_RESULT, width: 16 }, duckdb, json).map(
+        (a) => `'${a.replaceAll("'", "'\\''")}'`,
+      );
+      const child = spawnSync(
+        'bash',
+        [
+          '-c',
+          `'${process.execPath}' '${CLI}' ${args.join(' ')} | head -c 100 > /dev/null; echo "\${PIPESTATUS[0]}"`,
+        ],
+        { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp }, timeout: 50_000, killSignal: 'SIGKILL' },
+      );
+      expect({ exit: child.stdout.trim(), stderr: child.stderr }).toEqual({ exit: '0', stderr: '' });
+    }
+  });
+
   for (const json of [true, false]) {
     it(`${LARGE_RESULT.name} ${json ? '--json' : 'table'}: streams ${LARGE_RESULT.rows} rows under a bounded RSS`, {
       timeout: 180_000,

@@ -34,28 +34,27 @@ export async function queryCommand(
   let table: StreamedTable | null = null;
   let started = false;
   let held: { columns: readonly string[]; rows: Record<string, unknown>[] } | null = null;
-  const write = (columns: readonly string[], rows: Record<string, unknown>[]): void => {
-    if (output.json) {
-      const head = started ? ',' : `{"columns":${stringifyJson(columns)},"rows":[`;
-      output.stream(rows.length === 0 ? head : `${head}${rows.map((row) => stringifyJson(row)).join(',')}`);
-    } else {
-      table ??= new StreamedTable(columns);
-      output.stream(table.page(rows));
-    }
+  const write = (columns: readonly string[], rows: Record<string, unknown>[]): boolean => {
+    const first = !started;
     started = true;
+    if (output.json) {
+      const head = first ? `{"columns":${stringifyJson(columns)},"rows":[` : ',';
+      return output.stream(
+        rows.length === 0 ? head : `${head}${rows.map((row) => stringifyJson(row)).join(',')}`,
+      );
+    }
+    table ??= new StreamedTable(columns);
+    return output.stream(table.page(rows));
   };
   // The first DEFAULT_QUERY_ROW_LIMIT rows are held, so a query failing early leaves stdout empty;
   // beyond them rows go out page by page and a result near the limit never sits in memory whole.
-  const onPage = (columns: readonly string[], rows: Record<string, unknown>[]): void => {
-    if (started) {
-      write(columns, rows);
-      return;
-    }
+  const onPage = (columns: readonly string[], rows: Record<string, unknown>[]): boolean => {
+    if (started) return write(columns, rows);
     held = held === null ? { columns, rows } : { columns, rows: held.rows.concat(rows) };
-    if (held.rows.length >= DEFAULT_QUERY_ROW_LIMIT) {
-      write(held.columns, held.rows);
-      held = null;
-    }
+    if (held.rows.length < DEFAULT_QUERY_ROW_LIMIT) return true;
+    const open = write(held.columns, held.rows);
+    held = null;
+    return open;
   };
   const result = await withReadOnlyTarget(
     target,

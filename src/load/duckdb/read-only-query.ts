@@ -196,13 +196,14 @@ export interface StreamedQuery {
 
 /**
  * Runs one read statement and hands its first `limit` rows to `onPage`, page by page (at least one
- * call, with no rows for an empty result); a page is released before the next is read.
+ * call, with no rows for an empty result); a page is released before the next is read. `onPage`
+ * returning false stops the reading (nobody reads the output any more).
  */
 export async function streamQuery(
   connection: DuckDBConnection,
   sql: string,
   limit: number,
-  onPage: (columns: readonly string[], rows: Record<string, unknown>[]) => void,
+  onPage: (columns: readonly string[], rows: Record<string, unknown>[]) => boolean,
 ): Promise<StreamedQuery> {
   const zone = await sessionTimeZone(connection);
   let result: DuckDBResult;
@@ -223,8 +224,9 @@ export async function streamQuery(
     }
     const room = limit - rowCount;
     const rows = jsonRows(reader, room, zone);
-    if (rows.length > 0 || first) onPage(columns, rows);
+    const more = rows.length > 0 || first ? onPage(columns, rows) : true;
     rowCount += rows.length;
+    if (!more) return { columns, rowCount, truncated: false };
     if (reader.currentRowCount > room) return { columns, rowCount, truncated: true };
     if (reader.done || reader.currentRowCount === 0) return { columns, rowCount, truncated: false };
   }

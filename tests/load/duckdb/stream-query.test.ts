@@ -22,11 +22,22 @@ describe('streamQuery hands a result over page by page, up to the limit', () => 
       streamQuery(c, `select range as n from range(${rows})`, limit, (columns, page) => {
         expect(columns).toEqual(['n']);
         pages.push(page.map((r) => r.n as number));
+        return true;
       }),
     );
     expect(result).toEqual({ columns: ['n'], rowCount: handed, truncated });
     expect(pages.length).toBeGreaterThan(0);
     for (const page of pages) expect(page.length).toBeLessThanOrEqual(QUERY_PAGE_ROWS + 2048);
     expect(pages.flat()).toEqual(Array.from({ length: handed }, (_, i) => i));
+  });
+
+  it('stops reading when the page handler says nobody reads any more', async () => {
+    let calls = 0;
+    const result = await withReadOnlyTarget({ kind: 'duckdb', path }, (c) =>
+      streamQuery(c, 'select range as n from range(100000)', 1_000_000, () => ++calls < 2),
+    );
+    expect(calls).toBe(2);
+    expect(result.truncated).toBe(false);
+    expect(result.rowCount).toBeLessThan(100_000);
   });
 });
