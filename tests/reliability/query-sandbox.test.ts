@@ -1,8 +1,7 @@
 /**
- * Archive trust, class 9: `etl query` and `etl export --where` read the warehouse and nothing else.
- * Generated escapes (fixtures/hostile/query-sandbox-cases.ts) run through the CLI over both
- * targets: typed exit, nothing echoed from outside, no entry created or changed anywhere under the
- * case root (warehouse, outside files, sink, HOME), no TMPDIR residue, `etl verify` clean, no network.
+ * Archive trust, class 9: `etl query` and `etl export --where` read the warehouse only. Generated
+ * escapes over both targets: typed exit, nothing echoed from outside, the case tree unchanged,
+ * no TMPDIR residue, `etl verify` clean, no network.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
