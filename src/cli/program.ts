@@ -1,11 +1,12 @@
-/** The `etl` command line (commander): five commands, a global --json, the contract's exit codes. */
+/** The `etl` command line (commander): its commands, a global --json, the contract's exit codes. */
 import type { Command } from 'commander';
 import { EXPORT_FORMATS } from '../load/export/export-formats.js';
-import { UsageError } from '../shared/errors.js';
+import { EXIT, UsageError } from '../shared/errors.js';
 import { requireCommonJs } from '../shared/require-commonjs.js';
 import type { ExportFlags } from './commands/export.js';
 import { createOutput, reportFatal } from './output.js';
 import type { RunFlags } from './run-options.js';
+import { toolVersion } from './tool-version.js';
 import { visibleLines } from './visible-text.js';
 
 const commander = requireCommonJs('commander') as typeof import('commander');
@@ -52,6 +53,7 @@ export function buildProgram(
   const program = new commander.Command('etl')
     .description('Ingest Cursor AI-chat history into a DuckDB or Parquet archive warehouse.')
     .option('--json', 'machine-readable output')
+    .version(toolVersion(), '-V, --version', 'print the version and exit')
     .showHelpAfterError(false)
     // Subcommands inherit these settings; with --json, commander's own error text is suppressed.
     .configureOutput({
@@ -199,8 +201,12 @@ export async function main(argv: readonly string[], signal: AbortSignal): Promis
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;
+      // No command: commander has already printed the help, which is the whole answer.
+      if (error.code === 'commander.help' && !wantsJson) return EXIT.usage;
+      const message =
+        error.code === 'commander.help' ? 'no command given (etl --help lists them)' : error.message;
       return reportFatal(
-        new UsageError('USAGE_ERROR', error.message.replace(/^error: /, ''), { reason: error.code }),
+        new UsageError('USAGE_ERROR', message.replace(/^error: /, ''), { reason: error.code }),
         wantsJson,
       );
     }

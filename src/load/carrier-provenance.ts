@@ -46,6 +46,12 @@ export function provenanceKey(
   return `${places}|${rowProvenanceKey(rows)}`;
 }
 
+/** The two halves of a `provenanceKey`: where the instances were read, and the hash of the row locators. */
+export function splitProvenanceKey(key: string): { instances: string; rows: string } {
+  const cut = key.lastIndexOf('|');
+  return { instances: key.slice(0, cut), rows: key.slice(cut + 1) };
+}
+
 /** SHA-256 over the sorted SHA-256s of the rows' text (hex sorts alike in JS and DuckDB). */
 function rowProvenanceKey(rows: readonly RowProvenanceRow[]): string {
   const hashes = rows

@@ -72,6 +72,8 @@ export interface WarehouseTarget {
   readonly ledger?: SyncLedgerStore;
   /** Problems met while opening the target (damaged files set aside, no hard links), reported once by the run. */
   readonly openDiagnostics?: readonly Diagnostic[];
+  /** Problems met while `finishRun` published (a refused hard link): already stored with the run's. */
+  readonly publishDiagnostics?: readonly Diagnostic[];
   /** The redaction policy stored with the warehouse when it was opened, or null. */
   readonly redactionPolicy: RedactionPolicy | null;
   /** Rewrites the whole archive (before a run loads anything); returns the sessions rewritten. */

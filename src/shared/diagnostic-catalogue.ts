@@ -814,7 +814,8 @@ export const CATALOGUE = {
   WAREHOUSE_MIGRATION_REQUIRED: {
     severity: [],
     exit: 'usage',
-    meaning: 'A read-only command met a warehouse of an older schema version.',
+    meaning:
+      'A read-only command met a warehouse of an older schema version, or a Parquet state an older build wrote.',
     remedy:
       'Run etl run once with this version: it migrates in place and replaces once the sessions whose IDs changed.',
     details: warehouseVersions,

@@ -56,6 +56,8 @@ export async function finishRun(
   await run.target.recordDiagnostics(run.runId, diagnostics);
   faultPoint('diagnostics-recorded');
   await run.target.finishRun(run.runId, run.status, Date.now(), counts, run.ctx.counters.payloadBytes);
+  diagnostics.push(...(run.target.publishDiagnostics ?? []));
+  counts.diagnostics = diagnostics.length;
   faultPoint('run-finished');
   // Other sessions are committed; a session that could not be read safely fails the run (exit 4).
   if (run.unavailable !== null) throw run.unavailable;

@@ -4,7 +4,27 @@ import { buildSampleCorpus } from '../../fixtures/sample/sample-corpus.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 describe('etl CLI contract', () => {
-  it('--help lists the five commands', () => {
+  it('--version and -V print the package version and exit 0', () => {
+    for (const flag of ['--version', '-V']) {
+      const { code, stdout } = runCli([flag]);
+      expect(code).toBe(0);
+      expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    }
+  });
+
+  it('no command prints the help and exits 2 without a stray error line; with --json an error object', () => {
+    const human = runCli([]);
+    expect(human.code).toBe(2);
+    expect(human.stderr).toContain('Usage: etl');
+    expect(human.stderr).not.toContain('USAGE_ERROR');
+    const json = runCli(['--json']);
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'USAGE_ERROR' });
+    expect(json.stderr).not.toContain('outputHelp');
+  });
+
+  it('--help lists the commands', () => {
     const { code, stdout } = runCli(['--help']);
     expect(code).toBe(0);
     for (const command of ['run', 'status', 'sources', 'query', 'verify'])

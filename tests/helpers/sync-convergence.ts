@@ -30,13 +30,14 @@ export interface InProcessSources {
   backups?: string[];
 }
 
-/** One `etl run` in process into the DuckDB warehouse at `warehouse`, with the default settings. */
+/** One `etl run` in process into the warehouse at `warehouse` (DuckDB unless told), with the default settings. */
 export async function runInProcess(
   sources: InProcessSources,
   warehouse: string,
   sinceLast: boolean,
+  kind: 'duckdb' | 'parquet' = 'duckdb',
 ): Promise<RunSummary> {
-  const target = await (await targetOpener({ kind: 'duckdb', path: warehouse }))();
+  const target = await (await targetOpener({ kind, path: warehouse }))();
   try {
     return await runPipeline(
       {

@@ -12,6 +12,7 @@ import { openDatasetReadOnly } from '../../src/load/parquet/dataset-reader.js';
 import type { LoadResult } from '../../src/load/target.js';
 import { emptyCounts } from '../../src/sync/run-counts.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
+import { stateDataFiles } from '../helpers/dataset-files.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { sampleSessions } from '../helpers/sample-sessions.js';
 
@@ -67,10 +68,18 @@ describe('row provenance at the load', () => {
       const content = await rows(kind, path, CONTENT);
       const before = await rows(kind, path, LOCATORS);
       expect(before).toHaveLength(sessions.reduce((n, s) => n + s.rowProvenance.length, 0));
+      const files = kind === 'parquet' ? stateDataFiles(path) : null;
       const relocated = moved(sessions);
       expect(relocated.map((s) => s.session.view_digest)).toEqual(sessions.map((s) => s.session.view_digest));
       expect(actions(await loadInto(kind, path, relocated))).toEqual(sessions.map(() => 'unchanged'));
       expect(await rows(kind, path, CONTENT)).toEqual(content);
+      if (files !== null) {
+        // Only the row locators moved: every file but row_provenance's (and the ledger's) is shared.
+        const rewritten = [...stateDataFiles(path)]
+          .filter(([key, file]) => files.get(key)?.inode !== file.inode && !key.startsWith('etl_'))
+          .map(([key]) => key.split('/')[0]);
+        expect([...new Set(rewritten)]).toEqual(['row_provenance']);
+      }
       const after = await rows(kind, path, LOCATORS);
       expect(after.map((r) => r.locator)).toEqual(before.map((r) => `${r.locator}~moved`));
       // Identical input writes nothing more.

@@ -7,6 +7,7 @@ import { guardWrite } from '../../load/write-failure.js';
 import { withOutputPermissions } from '../../shared/output-permissions.js';
 import { runPipeline } from '../../sync/run-pipeline.js';
 import type { RunOptions, RunSummary } from '../../sync/run-state.js';
+import { diagnosticDigest, type LookedAt } from '../diagnostic-digest.js';
 import type { Output } from '../output.js';
 import { createProgressBar } from '../progress/progress-bar.js';
 import { type RunFlags, resolveRunFlags } from '../run-options.js';
@@ -21,6 +22,16 @@ function oneLineSummary(summary: RunSummary): string {
     `${c.sessionsAmbiguous} ambiguous, ${c.sessionsMarkedAbsent} newly absent; diagnostics ${c.diagnostics}; ` +
     `payload ${summary.payloadBytesRead} bytes`
   );
+}
+
+/** Default discovery's roots, so a missing one can say where the run looked. */
+function lookedAt(options: RunOptions): LookedAt {
+  const { roots } = options;
+  if (roots.carrier !== 'live') return {};
+  const places: Record<string, string> = {};
+  if (roots.cursorUserDir !== null) places.cursorUserDir = roots.cursorUserDir;
+  if (roots.cursorStoreRoot !== null) places.cursorStoreRoot = roots.cursorStoreRoot;
+  return places;
 }
 
 /** Exit code of an interrupted run: the conventional 128 + signal number, else 1. */
@@ -66,6 +77,7 @@ async function run(
     lock.release();
   }
   const { diagnostics, ...rest } = summary;
-  output.success({ run: rest }, oneLineSummary(summary), diagnostics);
+  const human = [oneLineSummary(summary), ...diagnosticDigest(diagnostics, lookedAt(options))].join('\n');
+  output.success({ run: rest }, human, diagnostics);
   return summary.status === 'interrupted' ? interruptedExit(signal) : 0;
 }

@@ -9,7 +9,9 @@ import {
   CONTENT_TABLES,
   diagnosticsTable,
   messagesTable,
+  type RowProvenanceRow,
   rowProvenanceTable,
+  type SourceInstanceRow,
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
@@ -43,6 +45,7 @@ import type {
   RunStatus,
   WarehouseTarget,
 } from '../target.js';
+import { undashedCompactSessionsSql } from '../undashed-compact-sessions.js';
 import { guardWrite } from '../write-failure.js';
 import {
   closingVacuum,
@@ -206,7 +209,7 @@ export class DuckDbTarget implements WarehouseTarget {
         faultPoint('batch-ledger-written');
         if (ledger.final) {
           ledger.final.outcome.markedAbsent = await this.ledger.writeFinal(ledger.runId, ledger.final);
-          // A Parquet staging warehouse holds only this run's content rows: nothing to judge there.
+          // A Parquet staging warehouse holds only this run's rows: the dataset retires them as it builds.
           if (this.reportedAs === 'duckdb') await this.retireUndashedCompactSessions();
           faultPoint('final-ledger-written');
         }
@@ -217,19 +220,10 @@ export class DuckDbTarget implements WarehouseTarget {
     return results;
   }
 
-  /**
-   * Older builds stored a compact `chats/<32 hex>/` Store session under the undashed name. Once no
-   * source holds that name and its dashed spelling is archived, its rows are deleted: a Store-only
-   * old identity, not history (a session with any non-Store contributor is kept).
-   */
+  /** Deletes the undashed compact Store sessions of older builds (undashed-compact-sessions.ts). */
   private async retireUndashedCompactSessions(): Promise<void> {
     const retired = await this.connection.runAndReadAll(
-      `SELECT s.session_id FROM etl_session_state s
-        WHERE NOT s.present_in_source AND regexp_full_match(s.session_id, '[0-9a-fA-F]{32}')
-          AND EXISTS (SELECT 1 FROM etl_session_state d WHERE d.present_in_source AND d.session_id =
-            concat_ws('-', s.session_id[1:8], s.session_id[9:12], s.session_id[13:16], s.session_id[17:20], s.session_id[21:32]))
-          AND NOT EXISTS (SELECT 1 FROM ${sourceInstancesTable.name} i
-            WHERE i.session_id = s.session_id AND i.source_role <> 'store')`,
+      undashedCompactSessionsSql(sourceInstancesTable.name),
     );
     const ids = retired.getRowObjects().map((row) => String(row.session_id));
     if (ids.length === 0) return;
@@ -238,6 +232,21 @@ export class DuckDbTarget implements WarehouseTarget {
         `DELETE FROM ${table} WHERE session_id IN (${placeholders(ids.length)})`,
         ids,
       );
+  }
+
+  /**
+   * Appends provenance rows alone, for a Parquet staging warehouse: a relocated session's content
+   * stays in the published state while its new provenance is staged.
+   */
+  async stageProvenance(
+    instances: readonly SourceInstanceRow[],
+    provenance: readonly RowProvenanceRow[],
+  ): Promise<void> {
+    if (instances.length === 0 && provenance.length === 0) return;
+    await this.inTransaction(async () => {
+      await appendToTable(this.connection, sourceInstancesTable, instances);
+      await appendToTable(this.connection, rowProvenanceTable, provenance);
+    });
   }
 
   async recordDiagnostics(runId: string, diagnostics: readonly Diagnostic[]): Promise<void> {

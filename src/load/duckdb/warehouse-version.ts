@@ -12,6 +12,9 @@ import { recomputeViewDigests } from './recompute-digests.js';
 
 export const WAREHOUSE_SCHEMA_VERSION = 3;
 
+/** Marks every ledger source for one more read, even by `--since-last`: stored identities converge. */
+export const REREAD_EVERY_SOURCE_SQL = "UPDATE etl_sources SET options_digest = 'identity-v3-pending'";
+
 /** The `etl_meta` key/value rows, or null when the warehouse has no `etl_meta` table yet. */
 export async function storedMeta(connection: DuckDBConnection): Promise<Map<string, string> | null> {
   const exists = await connection.runAndReadAll(
@@ -55,17 +58,28 @@ export function assertNotNewer(version: number | null): void {
   }
 }
 
+/** The `etl_meta` key a Parquet state's read connection sets when an older build wrote its rows. */
+export const ROWS_OF_OLDER_BUILD_KEY = 'rows_of_older_build';
+
 /** Read-only commands that rely on the current tables (status, verify) cannot migrate; say how to. */
 export async function assertCurrentSchema(connection: DuckDBConnection): Promise<void> {
-  const version = await storedVersion(connection);
-  if (version !== null && version < WAREHOUSE_SCHEMA_VERSION) {
-    throw new UsageError('WAREHOUSE_MIGRATION_REQUIRED', 'The warehouse uses an older schema version', {
-      warehouseVersion: version,
-      supportedVersion: WAREHOUSE_SCHEMA_VERSION,
-      remedy:
-        'Run `etl run` once with this version (it migrates the warehouse in place), then retry. ' +
-        'Stored identities converge in that run: sessions with changed tool IDs or a re-dashed compact Store session ID are replaced once, nothing else is rewritten.',
-    });
+  const meta = await storedMeta(connection);
+  const version = versionOf(meta);
+  if (
+    (version !== null && version < WAREHOUSE_SCHEMA_VERSION) ||
+    meta?.get(ROWS_OF_OLDER_BUILD_KEY) === 'true'
+  ) {
+    throw new UsageError(
+      'WAREHOUSE_MIGRATION_REQUIRED',
+      "The warehouse holds an older build's schema or rows",
+      {
+        warehouseVersion: version ?? WAREHOUSE_SCHEMA_VERSION,
+        supportedVersion: WAREHOUSE_SCHEMA_VERSION,
+        remedy:
+          'Run `etl run` once with this version (it migrates a DuckDB warehouse in place, and publishes a Parquet state in its columns), then retry. ' +
+          'Stored identities converge in that run: sessions with changed tool IDs or a re-dashed compact Store session ID are replaced once, nothing else is rewritten.',
+      },
+    );
   }
 }
 
@@ -104,7 +118,7 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     createTableSql(rowProvenanceTable as unknown as AnyTable),
     // Store tool IDs and compact session IDs changed: every source is read once more, even by
     // `--since-last`, and sessions whose rows differ are replaced by digest.
-    "UPDATE etl_sources SET options_digest = 'identity-v3-pending'",
+    REREAD_EVERY_SOURCE_SQL,
   ],
 };
 

@@ -6,8 +6,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
-import { CONTENT_TABLES, diagnosticsTable } from '../../../schemas/tables.js';
+import { LEDGER_TABLES, sessionSourcesTable, sessionStateTable } from '../../../schemas/ledger-tables.js';
+import { CONTENT_TABLES, diagnosticsTable, sourceInstancesTable } from '../../../schemas/tables.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import type { RedactionPolicy } from '../../shared/redaction-policy.js';
 import { sqlString } from '../duckdb/sql-string.js';
@@ -15,8 +15,11 @@ import { WAREHOUSE_SCHEMA_VERSION } from '../duckdb/warehouse-version.js';
 import { copyQueryTo, PARQUET_COPY_OPTIONS } from '../export/copy-export.js';
 import { type AnyTable, orderByFor } from '../export/export-tables.js';
 import { fsyncPath } from '../fs/durable-file.js';
+import { UNDASHED_COMPACT_CANDIDATES_SQL, undashedCompactSessionsSql } from '../undashed-compact-sessions.js';
 import {
   BUCKET_COUNT,
+  BUCKET_SQL,
+  bucketOf,
   contentFilePath,
   type DatasetLayout,
   diagnosticsFilePath,
@@ -29,8 +32,9 @@ import {
   type ManifestFile,
   type ManifestTable,
 } from './dataset-manifest.js';
-import { readFilesSql, stateFiles } from './dataset-reader.js';
-import { linkOrCopy } from './link-or-copy.js';
+import { readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
+import { type LinkRefusal, linkOrCopy } from './link-or-copy.js';
+import { lacksColumns } from './older-shape.js';
 import { copyOrderedPartition, measureStagedSessions, type PartitionLimits } from './ordered-partition.js';
 import { fileSha256 } from './state-integrity.js';
 
@@ -46,10 +50,38 @@ export interface StateInput {
   limits?: PartitionLimits;
   /** The redaction policy the state is published under. */
   redaction?: RedactionPolicy | null;
+  /**
+   * Sessions whose content is unchanged but whose rows of these provenance tables are staged (a
+   * relocation): only those tables' partitions are rewritten for them.
+   */
+  provenanceOnly?: ProvenanceOnly;
+  /**
+   * Called at the first link the storage refuses, before the run's diagnostics and ledger files
+   * are written, so it can still stage what the run says about it.
+   */
+  onLinkRefused?: (refusal: LinkRefusal) => Promise<void>;
+}
+
+/** Session IDs by provenance table (`source_instances`, `row_provenance`). */
+export type ProvenanceOnly = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** `table_sessions`: the sessions whose rows of `table` are staged, with their bucket. */
+async function stageTableSessions(input: StateInput, table: string): Promise<void> {
+  await input.staging.run(
+    'CREATE OR REPLACE TEMP TABLE table_sessions AS SELECT session_id, bucket FROM staged_sessions',
+  );
+  const ids = [...(input.provenanceOnly?.get(table) ?? [])];
+  for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    await input.staging.run(
+      `INSERT INTO table_sessions SELECT * FROM (VALUES ${chunk.map((id) => `(${sqlString(id)}, ${sqlString(bucketOf(id))})`).join(', ')}) WHERE col0 NOT IN (SELECT session_id FROM table_sessions)`,
+    );
+  }
 }
 
 class StateWriter {
   readonly dir: string;
+  private refused = false;
   constructor(private readonly input: StateInput) {
     this.dir = input.layout.stateDir(input.runId);
   }
@@ -60,7 +92,11 @@ class StateWriter {
     const target = join(this.dir, file.path);
     mkdirSync(dirname(target), { recursive: true, mode: outputModes().dir });
     const source = join(layout.stateDir(previous!.stateId), file.path);
-    linkOrCopy(source, target);
+    const refusal = linkOrCopy(source, target);
+    if (refusal !== null && !this.refused) {
+      this.refused = true;
+      await this.input.onLinkRefused?.(refusal);
+    }
     return file.sha256 === undefined ? { ...file, sha256: await fileSha256(target) } : file;
   }
 
@@ -97,23 +133,33 @@ class StateWriter {
 
 async function contentTable(writer: StateWriter, input: StateInput, table: AnyTable): Promise<ManifestTable> {
   const previous = input.previous?.tables[table.name]?.files ?? [];
-  const buckets = new Set([...previous.map((f) => f.partition!), ...input.touchedBuckets]);
+  await stageTableSessions(input, table.name);
+  const touched = new Set([
+    ...input.touchedBuckets,
+    ...[...(input.provenanceOnly?.get(table.name) ?? [])].map(bucketOf),
+  ]);
+  const buckets = new Set([...previous.map((f) => f.partition!), ...touched]);
   const files: ManifestFile[] = [];
-  await measureStagedSessions(input.staging, table);
+  await measureStagedSessions(input.staging, table, 'table_sessions');
   for (const bucket of [...buckets].sort()) {
     const old = previous.find((f) => f.partition === bucket);
-    // Files of an older schema version are rewritten (in the current column types), never linked.
+    // Files of an older schema version or column set are rewritten in this build's columns, never linked.
     if (
       old &&
-      !input.touchedBuckets.has(bucket) &&
-      input.previous!.schemaVersion === WAREHOUSE_SCHEMA_VERSION
+      !touched.has(bucket) &&
+      input.previous!.schemaVersion === WAREHOUSE_SCHEMA_VERSION &&
+      !(await lacksColumns(
+        input.staging,
+        table,
+        stateFiles(input.layout, input.previous, table.name, bucket),
+      ))
     ) {
       files.push(await writer.link(old));
       continue;
     }
-    const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM staged_sessions WHERE bucket = ${sqlString(bucket)})`;
+    const staged = `SELECT ${table.columnNames.join(', ')} FROM ${table.name} WHERE session_id IN (SELECT session_id FROM table_sessions WHERE bucket = ${sqlString(bucket)})`;
     const kept = old
-      ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket))} WHERE session_id NOT IN (SELECT session_id FROM staged_sessions)`
+      ? `${readFilesSql(table, stateFiles(input.layout, input.previous, table.name, bucket))} WHERE session_id NOT IN (SELECT session_id FROM table_sessions)`
       : null;
     files.push(
       await writer.write(contentFilePath(table.name, bucket, input.runId), bucket, (target) =>
@@ -144,8 +190,31 @@ async function diagnostics(writer: StateWriter, input: StateInput): Promise<Mani
   return { partitionKey: 'run', files };
 }
 
+/**
+ * Leaves the undashed compact sessions of older builds (undashed-compact-sessions.ts) out of the new
+ * state: their ledger rows go, and their buckets are rewritten without them. Returns the touched buckets.
+ */
+async function retireUndashedCompactSessions(input: StateInput): Promise<ReadonlySet<string>> {
+  const { staging, layout, previous } = input;
+  const candidates = (await staging.runAndReadAll(UNDASHED_COMPACT_CANDIDATES_SQL)).getRows();
+  if (previous === null || candidates.length === 0) return input.touchedBuckets;
+  const buckets = [...new Set(candidates.map((row) => bucketOf(String(row[0]))))];
+  const files = buckets.flatMap((b) => stateFiles(layout, previous, sourceInstancesTable.name, b));
+  const instances = `(${readFilesSql(sourceInstancesTable as unknown as AnyTable, files)} UNION ALL BY NAME SELECT * FROM ${sourceInstancesTable.name})`;
+  const retired = (await staging.runAndReadAll(undashedCompactSessionsSql(instances))).getRows();
+  if (retired.length === 0) return input.touchedBuckets;
+  const ids = sqlList(retired.map((row) => String(row[0])));
+  await staging.run(
+    `INSERT INTO staged_sessions SELECT session_id, ${BUCKET_SQL} FROM (SELECT unnest(${ids}) AS session_id)`,
+  );
+  for (const table of [sessionSourcesTable.name, sessionStateTable.name])
+    await staging.run(`DELETE FROM ${table} WHERE session_id IN (SELECT unnest(${ids}))`);
+  return new Set([...input.touchedBuckets, ...retired.map((row) => bucketOf(String(row[0])))]);
+}
+
 /** Writes the state directory and returns its manifest (not yet written, not yet published). */
-export async function buildState(input: StateInput): Promise<DatasetManifest> {
+export async function buildState(staged: StateInput): Promise<DatasetManifest> {
+  const input = { ...staged, touchedBuckets: await retireUndashedCompactSessions(staged) };
   const writer = new StateWriter(input);
   mkdirSync(writer.dir, { recursive: true, mode: outputModes().dir });
   const tables: Record<string, ManifestTable> = {};

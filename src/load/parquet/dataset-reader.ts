@@ -6,7 +6,12 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
-import { type ColumnSpec, createTableSql, type TableDefinition } from '../../../schemas/table-definition.js';
+import {
+  type ColumnSpec,
+  createTableSql,
+  duckDbType,
+  type TableDefinition,
+} from '../../../schemas/table-definition.js';
 import { ROW_TABLES } from '../../../schemas/tables.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
@@ -14,9 +19,11 @@ import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { lockDown, SANDBOX_INSTANCE_OPTIONS, type Sandbox } from '../duckdb/query-sandbox.js';
 import { sqlString } from '../duckdb/sql-string.js';
 import { connectInUtc } from '../duckdb/utc-connection.js';
+import { ROWS_OF_OLDER_BUILD_KEY } from '../duckdb/warehouse-version.js';
 import { createAnalystViews } from '../views/analyst-views.js';
 import { assertDatasetDirectory, DatasetLayout } from './dataset-layout.js';
 import { type DatasetManifest, readCurrentManifest } from './dataset-manifest.js';
+import { predatesThisBuild } from './older-shape.js';
 import { checkState, damagedStateError, explainReadFailure } from './state-integrity.js';
 
 type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
@@ -41,14 +48,17 @@ export function stateFiles(
 }
 
 /**
- * `SELECT <schema columns> FROM read_parquet([...])`, so hive columns never leak into results. Times
- * are cast to instants: files of schema version 2 hold them as UTC wall-clock timestamps.
+ * `SELECT <schema columns> FROM read_parquet([...])`, so hive columns never leak into results. A
+ * column a file lacks (written by an older build) reads as NULL; times are cast to instants, as files
+ * of schema version 2 hold UTC wall-clock timestamps.
  */
 export function readFilesSql(table: AnyTable, files: readonly string[]): string {
-  const columns = Object.entries(table.columns).map(([name, spec]) =>
-    spec.kind === 'timestamp' ? `CAST(${name} AS TIMESTAMPTZ) AS ${name}` : name,
+  const names = Object.keys(table.columns);
+  const columns = Object.entries(table.columns).map(
+    ([name, spec]) => `CAST(${name} AS ${duckDbType(spec)}) AS ${name}`,
   );
-  return `SELECT ${columns.join(', ')} FROM read_parquet(${sqlList(files)})`;
+  const everyColumn = `SELECT ${names.map((name) => `NULL AS ${name}`).join(', ')} WHERE false`;
+  return `SELECT ${columns.join(', ')} FROM (${everyColumn} UNION ALL BY NAME SELECT * FROM read_parquet(${sqlList(files)}, union_by_name = true))`;
 }
 
 export async function createStateViews(
@@ -56,6 +66,15 @@ export async function createStateViews(
   layout: DatasetLayout,
   manifest: DatasetManifest | null,
 ): Promise<void> {
+  if (manifest !== null) {
+    // What `etl_meta` says in a warehouse; status and verify ask an older build's state for one run first.
+    await connection.run('CREATE TABLE etl_meta (key VARCHAR NOT NULL, value VARCHAR NOT NULL)');
+    await connection.run("INSERT INTO etl_meta VALUES ('schema_version', $1)", [
+      String(manifest.schemaVersion),
+    ]);
+    if (await predatesThisBuild(connection, layout, manifest))
+      await connection.run(`INSERT INTO etl_meta VALUES ('${ROWS_OF_OLDER_BUILD_KEY}', 'true')`);
+  }
   for (const table of DATASET_TABLES) {
     const files = stateFiles(layout, manifest, table.name);
     await connection.run(

@@ -4,6 +4,7 @@
  */
 import { constants, copyFileSync, linkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { fsyncPath } from '../fs/durable-file.js';
 
 /** link() errors that mean the storage has no (more) hard links for a file: copy instead. */
@@ -15,14 +16,28 @@ function refusalOf(error: unknown): LinkRefusal | null {
   return LINK_REFUSALS.find((known) => known === code) ?? null;
 }
 
-export function linkOrCopy(source: string, target: string): void {
+/** Links `source` as `target`, or copies it where the storage refuses; returns the refusal, if any. */
+export function linkOrCopy(source: string, target: string): LinkRefusal | null {
   try {
     linkSync(source, target);
+    return null;
   } catch (error) {
-    if (refusalOf(error) === null) throw error;
+    const refusal = refusalOf(error);
+    if (refusal === null) throw error;
     copyFileSync(source, target, constants.COPYFILE_EXCL);
     fsyncPath(target);
+    return refusal;
   }
+}
+
+/** What a run says, once, when the storage refused a link and it copied instead. */
+export function linksUnavailable(refusal: LinkRefusal): Diagnostic {
+  return diagnostic(
+    'DATASET_LINKS_UNAVAILABLE',
+    'The storage refuses hard links: this run copies the unchanged files',
+    { errorCode: refusal },
+    { severity: 'info' },
+  );
 }
 
 /**

@@ -37,10 +37,17 @@ function rowBytesSql(table: AnyTable): string {
     .join(' + ');
 }
 
-/** The staged sessions' sizes in `table`, by bucket: one scan, where one per bucket read the table 16 times. */
-export async function measureStagedSessions(connection: DuckDBConnection, table: AnyTable): Promise<void> {
+/**
+ * The staged sessions' sizes in `table`, by bucket: one scan, where one per bucket read the table 16
+ * times. `sessions` names the table of `(session_id, bucket)` whose rows of `table` are staged.
+ */
+export async function measureStagedSessions(
+  connection: DuckDBConnection,
+  table: AnyTable,
+  sessions = 'staged_sessions',
+): Promise<void> {
   await connection.run(
-    `CREATE OR REPLACE TEMP TABLE session_sizes AS SELECT s.bucket, t.session_id, sum(${rowBytesSql(table)})::BIGINT AS bytes, count(*) AS row_count FROM ${table.name} t JOIN staged_sessions s USING (session_id) GROUP BY ALL`,
+    `CREATE OR REPLACE TEMP TABLE session_sizes AS SELECT s.bucket, t.session_id, sum(${rowBytesSql(table)})::BIGINT AS bytes, count(*) AS row_count FROM ${table.name} t JOIN ${sessions} s USING (session_id) GROUP BY ALL`,
   );
 }
 

@@ -7,9 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { rowProvenanceTable, sessionsTable, sourceInstancesTable } from '../../../schemas/tables.js';
-import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import {
+  type RowProvenanceRow,
+  rowProvenanceTable,
+  type SourceInstanceRow,
+  sessionsTable,
+  sourceInstancesTable,
+} from '../../../schemas/tables.js';
+import type { Diagnostic } from '../../shared/diagnostic.js';
 import { faultPoint } from '../../shared/fault-injection.js';
+import { canonicalJson } from '../../shared/json/canonical-json.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { parsePolicy, type RedactionPolicy } from '../../shared/redaction-policy.js';
@@ -19,13 +26,16 @@ import {
   LIVE_CONTRIBUTION_SQL,
   NO_ROW_PROVENANCE_KEY,
   PROVENANCE_KEY_SQL,
+  provenanceKey,
   ROW_PROVENANCE_KEY_SQL,
+  splitProvenanceKey,
 } from '../carrier-provenance.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { rewriteRows } from '../duckdb/rewrite-rows.js';
 import { BUILD_MEMORY_BYTES, buildInstanceOptions } from '../duckdb/run-memory.js';
+import { sqlString } from '../duckdb/sql-string.js';
 import { connectInUtc } from '../duckdb/utc-connection.js';
 import { fitMemoryLimit, largestStoredValueBytes } from '../duckdb/value-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
@@ -53,7 +63,7 @@ import {
   writeManifest,
 } from './dataset-manifest.js';
 import { DATASET_TABLES, readFilesSql, sqlList, stateFiles } from './dataset-reader.js';
-import { linkRefusal } from './link-or-copy.js';
+import { type LinkRefusal, linkRefusal, linksUnavailable } from './link-or-copy.js';
 import { seedStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -86,6 +96,13 @@ export class ParquetTarget implements WarehouseTarget {
   private finished = false;
   private stagingOpen = true;
   private policy: RedactionPolicy | null;
+  /** Said by this run when a link was refused while it published (not already said at open). */
+  readonly publishDiagnostics: Diagnostic[] = [];
+  /** Relocated sessions by the provenance table whose rows this run rewrites for them. */
+  private readonly provenanceOnly = new Map<string, Set<string>>([
+    [sourceInstancesTable.name, new Set()],
+    [rowProvenanceTable.name, new Set()],
+  ]);
 
   private constructor(
     private readonly layout: DatasetLayout,
@@ -124,16 +141,7 @@ export class ParquetTarget implements WarehouseTarget {
       const diagnostics = [...checked.diagnostics];
       const refusal =
         previous === null ? null : linkRefusal(layout.manifestFile(previous.stateId), stagingDir);
-      if (refusal !== null) {
-        diagnostics.push(
-          diagnostic(
-            'DATASET_LINKS_UNAVAILABLE',
-            'The storage refuses hard links: this run copies the unchanged files',
-            { errorCode: refusal },
-            { severity: 'info' },
-          ),
-        );
-      }
+      if (refusal !== null) diagnostics.push(linksUnavailable(refusal));
       return new ParquetTarget(
         layout,
         previous,
@@ -150,6 +158,11 @@ export class ParquetTarget implements WarehouseTarget {
       releaseLock();
       throw error;
     }
+  }
+
+  /** Whether the run said at open that the storage refuses links. */
+  private get linksSaid(): boolean {
+    return this.openDiagnostics.some((d) => d.code === 'DATASET_LINKS_UNAVAILABLE');
   }
 
   private get stagingFile(): string {
@@ -246,9 +259,24 @@ export class ParquetTarget implements WarehouseTarget {
     // The staging tables start empty, so the staged sessions are exactly the writes of this run.
     // The ledger only records which of them were written, so it sees the same outcome as here.
     await this.staging.loadBatch(writes, ledger);
-    // A relocated session's partition is rewritten with its same rows and its new provenance; the
-    // ledger never sees it as written.
-    if (relocated.length > 0) await this.staging.loadBatch(relocated);
+    // A relocated session stages only the provenance half that changed, so its content partitions
+    // stay linked; the ledger never sees it as written.
+    const instances: SourceInstanceRow[] = [];
+    const rows: RowProvenanceRow[] = [];
+    for (const session of relocated) {
+      const id = session.session.session_id;
+      const before = splitProvenanceKey(archived.get(id)!.provenance!);
+      const after = splitProvenanceKey(provenanceKey(session.sourceInstances, session.rowProvenance));
+      if (before.instances !== after.instances) {
+        instances.push(...session.sourceInstances);
+        this.provenanceOnly.get(sourceInstancesTable.name)!.add(id);
+      }
+      if (before.rows !== after.rows) {
+        rows.push(...session.rowProvenance);
+        this.provenanceOnly.get(rowProvenanceTable.name)!.add(id);
+      }
+    }
+    await this.staging.stageProvenance(instances, rows);
     return results;
   }
 
@@ -310,8 +338,27 @@ export class ParquetTarget implements WarehouseTarget {
         touchedBuckets: new Set([...touched.map((row) => String(row[0])), ...this.rebuildBuckets]),
         publishedAtMs: finishedAtMs,
         redaction: this.policy,
+        provenanceOnly: this.provenanceOnly,
+        onLinkRefused: this.linksSaid
+          ? undefined
+          : (refusal) => this.sayLinksRefused(staging, runId, refusal),
       });
     });
+  }
+
+  /** Stages the run's one `DATASET_LINKS_UNAVAILABLE` and counts it in its `etl_runs` row. */
+  private async sayLinksRefused(
+    staging: DuckDBConnection,
+    runId: string,
+    refusal: LinkRefusal,
+  ): Promise<void> {
+    const said = linksUnavailable(refusal);
+    const run = sqlString(runId);
+    await staging.run(
+      `INSERT INTO diagnostics SELECT ${run}, coalesce(max(seq) + 1, 0), ${sqlString(said.code)}, ${sqlString(said.severity)}, ${sqlString(said.message)}, NULL, NULL, ${sqlString(canonicalJson(said.details))} FROM diagnostics WHERE run_id = ${run}`,
+    );
+    await staging.run(`UPDATE etl_runs SET diagnostics = diagnostics + 1 WHERE run_id = ${run}`);
+    this.publishDiagnostics.push(said);
   }
 
   async close(): Promise<void> {

@@ -1,14 +1,16 @@
 /**
- * The staging database of a Parquet run is a DuckDB warehouse whose content tables start empty and
- * whose ledger tables start as copies of the published state's ledger, so the DuckDB target's
- * ledger updates apply unchanged and the whole ledger is republished with the new state.
+ * A Parquet run's staging warehouse: content tables start empty, ledger tables as copies of the
+ * published ledger, so the DuckDB target's ledger code applies unchanged. An older build's rows mark
+ * every source for one more read.
  */
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
+import { REREAD_EVERY_SOURCE_SQL } from '../duckdb/warehouse-version.js';
 import type { AnyTable } from '../export/export-tables.js';
 import type { DatasetLayout } from './dataset-layout.js';
 import type { DatasetManifest } from './dataset-manifest.js';
 import { readFilesSql, stateFiles } from './dataset-reader.js';
+import { predatesThisBuild } from './older-shape.js';
 
 export async function seedStaging(
   path: string,
@@ -22,6 +24,8 @@ export async function seedStaging(
       if (files.length > 0)
         await warehouse.connection.run(`INSERT INTO ${table.name} ${readFilesSql(table, files)}`);
     }
+    if (previous !== null && (await predatesThisBuild(warehouse.connection, layout, previous)))
+      await warehouse.connection.run(REREAD_EVERY_SOURCE_SQL);
   } finally {
     warehouse.close();
   }

@@ -127,6 +127,7 @@ describe('CLI grammar ^[1-9][0-9]*(KiB|MiB|GiB)?$', () => {
     ['sqlitePageBytes=1048576', 'sqlitePageBytes', MiB],
     ['jsonlRecordCount=5', 'jsonlRecordCount', 5],
     ['zipCompressionRatio=1000', 'zipCompressionRatio', 1000],
+    ['captureInputFiles=20000', 'captureInputFiles', 20_000],
   ])('accepts %s', (option, field, value) => {
     expect(parseSourceLimitOptions([option])).toEqual({ [field]: value });
   });
@@ -147,6 +148,7 @@ describe('CLI grammar ^[1-9][0-9]*(KiB|MiB|GiB)?$', () => {
     'jsonlRecordCount=5KiB',
     'sqlitePageRows=1MiB',
     'zipCompressionRatio=2KiB',
+    'captureInputFiles=1KiB',
     'nosuchField=5',
     'jsonlSourceBytes=9999999GiB',
   ])('rejects %s', (option) => {
