@@ -7,6 +7,7 @@ import type { ExportFlags } from './commands/export.js';
 import { createOutput, reportFatal } from './output.js';
 import type { RunFlags } from './run-options.js';
 import { toolVersion } from './tool-version.js';
+import { visibleLines } from './visible-text.js';
 
 const commander = requireCommonJs('commander') as typeof import('commander');
 const { CommanderError, Option } = commander;
@@ -57,7 +58,7 @@ export function buildProgram(
     // Subcommands inherit these settings; with --json, commander's own error text is suppressed.
     .configureOutput({
       writeErr: (text) => {
-        if (!quietErrors) process.stderr.write(text);
+        if (!quietErrors) process.stderr.write(visibleLines(text));
       },
     })
     .exitOverride();

@@ -505,7 +505,10 @@ export const CATALOGUE = {
     exit: 'usage',
     meaning: 'The SQL given to etl query failed, or is not exactly one read statement.',
     remedy: 'Give one SELECT or EXPLAIN over the warehouse: files, extensions and the network are closed.',
-    details: (z) => z.object({ reason: z.enum(['not-one-statement', 'not-a-read-statement', 'failed']) }),
+    details: (z) =>
+      z.object({
+        reason: z.enum(['not-one-statement', 'not-a-read-statement', 'outside-warehouse', 'failed']),
+      }),
   },
   REDACTION_APPLIED: {
     severity: ['info'],

@@ -39,7 +39,8 @@ describe('etl query: one read statement, a row limit with a message, visible con
     ['checkpoint', 'not-a-read-statement'],
     ['set threads = 1', 'not-a-read-statement'],
     ['select 1; select 2', 'not-one-statement'],
-    ["copy (select 1) to 'x.csv'", 'failed'],
+    ["copy (select 1) to 'x.csv'", 'outside-warehouse'],
+    ['select * from no_such_table', 'failed'],
   ])('%s exits 2 with QUERY_FAILED (%s)', (sql, reason) => {
     const result = runCli(['query', '--json', '--target', target, sql]);
     expect(result.code).toBe(2);

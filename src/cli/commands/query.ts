@@ -1,13 +1,13 @@
-/** `etl query "<sql>"`: one read statement over the warehouse, in the sandbox, up to a row limit. */
+/** `etl query "<sql>"`: one read statement over the warehouse, in the sandbox, up to a row limit, streamed. */
 import {
   DEFAULT_QUERY_ROW_LIMIT,
   queryTimeZoneSetting,
-  runQuery,
+  streamQuery,
 } from '../../load/duckdb/read-only-query.js';
 import { withReadOnlyTarget } from '../../load/read-only-target.js';
 import { UsageError } from '../../shared/errors.js';
-import { formatTable } from '../format-table.js';
-import type { Output } from '../output.js';
+import { StreamedTable } from '../format-table.js';
+import { type Output, stringifyJson } from '../output.js';
 import { parseTargetSpec } from '../target-spec.js';
 
 /** A limit this large would hold about that many rows in memory at once: results beyond are paged by SQL. */
@@ -31,15 +31,44 @@ export async function queryCommand(
   const target = parseTargetSpec(flags.target);
   const limit = parseLimit(flags.limit);
   const settings = queryTimeZoneSetting(flags.timeZone ?? 'UTC');
-  const result = await withReadOnlyTarget(target, (connection) => runQuery(connection, sql, limit), {
-    settings,
-  });
+  let table: StreamedTable | null = null;
+  let started = false;
+  let held: { columns: readonly string[]; rows: Record<string, unknown>[] } | null = null;
+  const write = (columns: readonly string[], rows: Record<string, unknown>[]): boolean => {
+    const first = !started;
+    started = true;
+    if (output.json) {
+      const head = first ? `{"columns":${stringifyJson(columns)},"rows":[` : ',';
+      return output.stream(
+        rows.length === 0 ? head : `${head}${rows.map((row) => stringifyJson(row)).join(',')}`,
+      );
+    }
+    table ??= new StreamedTable(columns);
+    return output.stream(table.page(rows));
+  };
+  // The first DEFAULT_QUERY_ROW_LIMIT rows are held, so a query failing early leaves stdout empty;
+  // beyond them rows go out page by page and a result near the limit never sits in memory whole.
+  const onPage = (columns: readonly string[], rows: Record<string, unknown>[]): boolean => {
+    if (started) return write(columns, rows);
+    held = held === null ? { columns, rows } : { columns, rows: held.rows.concat(rows) };
+    if (held.rows.length < DEFAULT_QUERY_ROW_LIMIT) return true;
+    const open = write(held.columns, held.rows);
+    held = null;
+    return open;
+  };
+  const result = await withReadOnlyTarget(
+    target,
+    (connection) => streamQuery(connection, sql, limit, onPage),
+    {
+      settings,
+    },
+  );
+  const rest = held as { columns: readonly string[]; rows: Record<string, unknown>[] } | null;
+  if (!started && rest !== null) write(rest.columns, rest.rows);
   const note = result.truncated
     ? `\nonly the first ${limit} rows are shown: raise --limit (up to ${MAX_QUERY_ROW_LIMIT}) or page with LIMIT/OFFSET`
     : '';
-  output.success(
-    { columns: result.columns, rows: result.rows, truncated: result.truncated, limit },
-    `${formatTable(result.columns, result.rows)}${note}`,
-  );
+  if (output.json) output.stream(`],"truncated":${result.truncated},"limit":${limit},"diagnostics":[]}\n`);
+  else output.stream(`${(table as StreamedTable | null)?.end() ?? '(0 rows)'}${note}\n`);
   return 0;
 }

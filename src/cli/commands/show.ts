@@ -10,6 +10,7 @@ import { NotFoundError } from '../../shared/errors.js';
 import { formatTable } from '../format-table.js';
 import type { Output } from '../output.js';
 import { parseTargetSpec } from '../target-spec.js';
+import { visibleText } from '../visible-text.js';
 
 /** Every row the `--provenance` listing shows, a message's own rows before its tool calls'. */
 function provenanceSql(id: string): string {
@@ -51,7 +52,9 @@ export async function showCommand(
   });
   if (session === undefined)
     throw new NotFoundError('SESSION_NOT_FOUND', 'The warehouse holds no session with this ID', {});
-  const header = `${String(session.session_id)}: ${String(session.title ?? '(untitled)')} (${String(session.resolved_source)}, ${String(session.fidelity)}, ${String(session.message_count)} messages)`;
+  const header = visibleText(
+    `${String(session.session_id)}: ${String(session.title ?? '(untitled)')} (${String(session.resolved_source)}, ${String(session.fidelity)}, ${String(session.message_count)} messages)`,
+  );
   output.success(
     { session, columns: result.columns, rows: result.rows },
     `${header}\n${formatTable(result.columns, result.rows)}`,

@@ -8,6 +8,7 @@ export {
   DuckDBInstance,
   DuckDBListValue,
   DuckDBMapValue,
+  DuckDBResultReader,
   DuckDBStructValue,
   DuckDBTimestampTZValue,
   DuckDBTypeId,

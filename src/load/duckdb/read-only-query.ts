@@ -2,19 +2,27 @@
  * Read-only SQL over the warehouse for `etl query`, `etl status` and `etl verify`: one read
  * statement, in the sandbox, whose result is read in chunks up to a row limit, never whole.
  */
-import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
+import type {
+  DuckDBConnection,
+  DuckDBPreparedStatement,
+  DuckDBResult,
+  DuckDBResultReader as DuckDBResultReaderType,
+  DuckDBValue,
+} from '@duckdb/node-api';
 import type { DetailsOf } from '../../shared/diagnostic-catalogue.js';
 import { UsageError } from '../../shared/errors.js';
 import {
   DuckDBArrayValue,
   DuckDBListValue,
   DuckDBMapValue,
+  DuckDBResultReader,
   DuckDBStructValue,
   DuckDBTimestampTZValue,
   DuckDBTypeId,
   StatementType,
 } from './duckdb-api.js';
 import { openWarehouse } from './duckdb-warehouse.js';
+import { engineErrorLine, isSandboxRefusal } from './engine-error-text.js';
 import { instantText } from './instant-text.js';
 import { lockDown, type Sandbox } from './query-sandbox.js';
 
@@ -58,7 +66,7 @@ const WIDE_INTEGERS = new Set([
  * JSON-safe rows; wide integers (counts, sums) are numbers when exact, strings only beyond 2^53;
  * instants are written in the session time zone `zone`.
  */
-function jsonRows(reader: DuckDBResultReader, limit: number, zone: string): Record<string, unknown>[] {
+function jsonRows(reader: DuckDBResultReaderType, limit: number, zone: string): Record<string, unknown>[] {
   const rows = (reader.getRowObjectsJson() as Record<string, unknown>[]).slice(0, limit);
   const names = reader.columnNames();
   const typeOf = (index: number): DuckDBTypeId => reader.columnType(index).typeId;
@@ -136,8 +144,25 @@ function queryFailed(reason: QueryFailure, message: string): UsageError<'QUERY_F
   return new UsageError('QUERY_FAILED', message, { reason });
 }
 
-function firstLine(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'query failed';
+function asQueryFailure(error: unknown): UsageError {
+  if (error instanceof UsageError) return error;
+  if (isSandboxRefusal(error))
+    return queryFailed(
+      'outside-warehouse',
+      'The query reads or writes a file, URL or setting outside the warehouse, which is closed',
+    );
+  return queryFailed('failed', `The query failed: ${engineErrorLine(error)}`);
+}
+
+/** Prepares `sql` when it is exactly one read statement. */
+async function prepareRead(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+  const statements = await connection.extractStatements(sql);
+  if (statements.count !== 1)
+    throw queryFailed('not-one-statement', `etl query runs exactly one statement (got ${statements.count})`);
+  const prepared = await statements.prepare(0);
+  if (!READ_STATEMENTS.has(prepared.statementType))
+    throw queryFailed('not-a-read-statement', 'etl query runs read statements only (SELECT, EXPLAIN)');
+  return prepared;
 }
 
 /** Runs one read statement and reads at most `limit` rows of its result (and whether there were more). */
@@ -146,26 +171,63 @@ export async function runQuery(
   sql: string,
   limit: number = DEFAULT_QUERY_ROW_LIMIT,
 ): Promise<QueryResult> {
-  let reader: DuckDBResultReader;
+  let reader: DuckDBResultReaderType;
   const zone = await sessionTimeZone(connection);
   try {
-    const statements = await connection.extractStatements(sql);
-    if (statements.count !== 1)
-      throw queryFailed(
-        'not-one-statement',
-        `etl query runs exactly one statement (got ${statements.count})`,
-      );
-    const prepared = await statements.prepare(0);
-    if (!READ_STATEMENTS.has(prepared.statementType))
-      throw queryFailed('not-a-read-statement', 'etl query runs read statements only (SELECT, EXPLAIN)');
-    reader = await prepared.streamAndReadUntil(limit + 1);
+    reader = await (await prepareRead(connection, sql)).streamAndReadUntil(limit + 1);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw queryFailed('failed', `The query failed: ${firstLine(error)}`);
+    throw asQueryFailure(error);
   }
   return {
     columns: reader.columnNames(),
     rows: jsonRows(reader, limit, zone),
     truncated: reader.currentRowCount > limit,
   };
+}
+
+/** Rows converted and handed over per page, so memory holds one page whatever the limit. */
+export const QUERY_PAGE_ROWS = 2048;
+
+export interface StreamedQuery {
+  columns: string[];
+  rowCount: number;
+  truncated: boolean;
+}
+
+/**
+ * Runs one read statement and hands its first `limit` rows to `onPage`, page by page (at least one
+ * call, with no rows for an empty result); a page is released before the next is read. `onPage`
+ * returning false stops the reading (nobody reads the output any more).
+ */
+export async function streamQuery(
+  connection: DuckDBConnection,
+  sql: string,
+  limit: number,
+  onPage: (columns: readonly string[], rows: Record<string, unknown>[]) => boolean,
+): Promise<StreamedQuery> {
+  const zone = await sessionTimeZone(connection);
+  let result: DuckDBResult;
+  try {
+    result = await (await prepareRead(connection, sql)).stream();
+  } catch (error) {
+    throw asQueryFailure(error);
+  }
+  const columns = result.columnNames();
+  let rowCount = 0;
+  for (let first = true; ; first = false) {
+    // A fresh reader per page: the previous page's chunks are dropped with their reader.
+    const reader = new DuckDBResultReader(result);
+    try {
+      await reader.readUntil(Math.min(QUERY_PAGE_ROWS, limit + 1 - rowCount));
+    } catch (error) {
+      throw asQueryFailure(error);
+    }
+    const room = limit - rowCount;
+    const rows = jsonRows(reader, room, zone);
+    const more = rows.length > 0 || first ? onPage(columns, rows) : true;
+    rowCount += rows.length;
+    if (!more) return { columns, rowCount, truncated: false };
+    if (reader.currentRowCount > room) return { columns, rowCount, truncated: true };
+    if (reader.done || reader.currentRowCount === 0) return { columns, rowCount, truncated: false };
+  }
 }

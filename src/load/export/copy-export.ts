@@ -2,6 +2,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError, UsageError } from '../../shared/errors.js';
 import { outputModes } from '../../shared/output-permissions.js';
+import { engineErrorLine } from '../duckdb/engine-error-text.js';
 import { sqlString } from '../duckdb/sql-string.js';
 import { asExportWriteFailure } from './export-destination.js';
 import { type AnyTable, exportSelect } from './export-tables.js';
@@ -50,7 +51,7 @@ export async function copyTable(
 export function exportQueryFailed(table: AnyTable, error: unknown): EtlError {
   const storage = asExportWriteFailure(error);
   if (storage instanceof EtlError) return storage;
-  const reason = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'query failed';
+  const reason = engineErrorLine(error);
   return new UsageError('EXPORT_QUERY_FAILED', `Exporting ${table.name} failed: ${reason}`, {
     table: table.name,
   });
