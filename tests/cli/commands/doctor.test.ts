@@ -41,6 +41,7 @@ async function doctor(tree: InstallTree, flags: RunFlags = {}): Promise<{ json: 
       else captured.human = human;
     },
     info: () => undefined,
+    stream: () => true,
   });
   expect(await doctorCommand(flags, output(true), environment)).toBe(0);
   expect(await doctorCommand(flags, output(false), environment)).toBe(0);
@@ -234,6 +235,7 @@ describe('etl doctor', () => {
         else human = text;
       },
       info: () => undefined,
+      stream: () => true,
     });
     await doctorCommand({ cursorUserDir: userDir }, output(true), environment);
     await doctorCommand({ cursorUserDir: userDir }, output(false), environment);
