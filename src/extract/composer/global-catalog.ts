@@ -15,12 +15,16 @@ import {
 import { cachedStatement } from '../sqlite/statement-cache.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 import { BUBBLE_PREFIX, BubbleKeyOwners, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
-import { globalContentDigests } from './global-content-digests.js';
+import { type DigestSession, globalContentDigests } from './global-content-digests.js';
 import { ContentDigest, LazyFingerprint, type SessionEvidenceQuery } from './session-fingerprint.js';
 
 /** One session's bubble stats: it names only `key` and `rowid`, so SQLite answers from the key index. */
 export const SESSION_STATS_SQL = `SELECT count(*) AS n, max(rowid) AS maxRow, total(rowid) AS rowSum
   FROM cursorDiskKV WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)`;
+
+/** The rowids of the same rows, from the key index too. */
+const SESSION_ROWIDS_SQL = `SELECT rowid FROM cursorDiskKV
+  WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)`;
 
 export interface GlobalCatalogEntry {
   composerId: string;
@@ -55,17 +59,33 @@ export function* scanGlobalSessions(
     const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
     return (docValue.get(dataKey, dataKey) as { v: Buffer | null } | undefined)?.v;
   };
-  let allContent: Map<string, string> | null | undefined;
+  const sessionParams = (composerId: string): (string | number)[] => {
+    const prefix = `${BUBBLE_PREFIX}${composerId}:`;
+    const excluded = owners.excluded(composerId);
+    return [
+      prefix,
+      prefixUpperBound(prefix),
+      Buffer.byteLength(prefix),
+      prefix,
+      ...excludedPrefixesParams(excluded),
+    ];
+  };
+  const digestSession = (composerId: string): DigestSession => ({
+    composerId,
+    doc: () => composerValue(composerId),
+    rowids: () =>
+      cachedStatement(db, SESSION_ROWIDS_SQL + excludedPrefixesSql(owners.excluded(composerId).length))
+        .pluck()
+        .all(...sessionParams(composerId)) as number[],
+  });
+  // Every session catalogued so far: asked for one session's content, the plan asks for the others.
+  const catalogued: string[] = [];
+  let allContent: Map<string, string> | undefined;
   const query: SessionEvidenceQuery = {
     stats(composerId) {
-      const prefix = `${BUBBLE_PREFIX}${composerId}:`;
-      const excluded = owners.excluded(composerId);
-      const s = cachedStatement(db, SESSION_STATS_SQL + excludedPrefixesSql(excluded.length)).get(
-        prefix,
-        prefixUpperBound(prefix),
-        Buffer.byteLength(prefix),
-        prefix,
-        ...excludedPrefixesParams(excluded),
+      const excluded = owners.excluded(composerId).length;
+      const s = cachedStatement(db, SESSION_STATS_SQL + excludedPrefixesSql(excluded)).get(
+        ...sessionParams(composerId),
       ) as {
         n: number;
         maxRow: number | null;
@@ -83,29 +103,25 @@ export function* scanGlobalSessions(
     },
     content(composerId) {
       // Asked for one session, it is asked for the others next: every digest comes from one pass.
-      if (allContent === undefined) allContent = globalContentDigests(db, owners, composerValue);
-      const known = allContent?.get(composerId);
+      allContent ??= globalContentDigests(db, catalogued.map(digestSession));
+      const known = allContent.get(composerId);
       if (known !== undefined) return known;
       const digest = new ContentDigest();
       digest.doc(composerValue(composerId));
-      const prefix = `${BUBBLE_PREFIX}${composerId}:`;
-      const excluded = owners.excluded(composerId);
-      const rows = cachedStatement(db, bubbleValuesSql(excluded.length)).iterate(
-        prefix,
-        prefixUpperBound(prefix),
-        Buffer.byteLength(prefix),
-        prefix,
-        ...excludedPrefixesParams(excluded),
-      );
+      const excluded = owners.excluded(composerId).length;
+      const rows = cachedStatement(db, bubbleValuesSql(excluded)).iterate(...sessionParams(composerId));
       for (const row of rows as Iterable<{ r: number; v: Buffer | null }>) digest.bubble(row.r, row.v);
       return digest.digest();
     },
   };
-  const entry = (composerId: string): GlobalCatalogEntry => ({
-    composerId,
-    excluded: owners.excluded(composerId),
-    fingerprint: new LazyFingerprint(query, composerId),
-  });
+  const entry = (composerId: string): GlobalCatalogEntry => {
+    catalogued.push(composerId);
+    return {
+      composerId,
+      excluded: owners.excluded(composerId),
+      fingerprint: new LazyFingerprint(query, composerId),
+    };
+  };
   const end = prefixUpperBound(BUBBLE_PREFIX);
   const yielded = new Set<string>();
   const all = new Set<string>();

@@ -1,0 +1,81 @@
+/**
+ * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R]`: case 4 alone on a
+ * corpus from `npm run bench:corpus`, for this build and optionally another built checkout (ROOT
+ * holds its `bin/etl`). Each build gets a full load, then per run one appended bubble and
+ * `--since-last` for every build, in alternating order; medians and ratios to the full load. The
+ * corpus is used up: its manifest is removed.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { appendBubble } from '../fixtures/bench/append-bubble.js';
+import {
+  type BenchCorpusOptions,
+  CORPUS_MANIFEST,
+  existingBenchCorpus,
+  forgetBenchCorpus,
+  oneBubbleSession,
+} from '../fixtures/bench/bench-corpus.js';
+import { parseIntFlags } from './bench-args.js';
+import { measureProcess, type Sample } from './measure-process.js';
+
+const { ints, strings } = parseIntFlags(process.argv.slice(2), { runs: 5, seed: 1 }, ['corpus', 'baseline']);
+if (strings.corpus === undefined) throw new Error('--corpus DIR is required');
+const corpusDir = resolve(strings.corpus);
+const saved = JSON.parse(readFileSync(join(corpusDir, CORPUS_MANIFEST), 'utf8')) as {
+  options: BenchCorpusOptions;
+};
+const found = existingBenchCorpus(corpusDir, saved.options);
+if (found === null) throw new Error('--corpus has no corpus manifest');
+const corpus = found;
+// The appended bubbles make it a corpus `npm run bench` must not reuse.
+forgetBenchCorpus(corpusDir);
+const thisRoot = fileURLToPath(new URL('../..', import.meta.url));
+const builds: [string, string][] = [['this build', thisRoot]];
+if (strings.baseline !== undefined) builds.unshift(['baseline', resolve(strings.baseline)]);
+
+const warehouse = (index: number): string => join(corpusDir, '..', `one-bubble-ab-${index}.duckdb`);
+function run(index: number, extra: readonly string[]): Sample {
+  const [, root] = builds[index]!;
+  const sample = measureProcess(join(root, 'bin', 'etl'), [
+    'run',
+    '--cursor-user-dir',
+    corpus.userDir,
+    '--cursor-store-root',
+    corpus.storeRoot,
+    '--target',
+    `duckdb:${warehouse(index)}`,
+    '--json',
+    ...extra,
+  ]);
+  if (sample.exitCode !== 0) throw new Error(`${builds[index]![0]} failed: ${sample.stderr.trim()}`);
+  return sample;
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const full = builds.map((_, index) => {
+  rmSync(warehouse(index), { force: true });
+  rmSync(`${warehouse(index)}.wal`, { force: true });
+  const sample = run(index, []);
+  run(index, ['--since-last']);
+  return sample;
+});
+const session = oneBubbleSession(corpus);
+const samples: Sample[][] = builds.map(() => []);
+for (let r = 0; r < ints.runs; r++) {
+  appendBubble(corpus.userDir, session.id, ints.seed + 2000 + r);
+  const order = builds.map((_, index) => index);
+  if (r % 2 === 1) order.reverse();
+  for (const index of order) samples[index]!.push(run(index, ['--since-last']));
+}
+const seconds = (ms: number): string => (ms / 1000).toFixed(2);
+builds.forEach(([name], index) => {
+  const wall = median(samples[index]!.map((s) => s.wallMs));
+  const cpu = median(samples[index]!.map((s) => s.cpuMs));
+  const base = full[index]!;
+  console.log(
+    `${name}: full load wall ${seconds(base.wallMs)} s, CPU ${seconds(base.cpuMs)} s; one bubble (median of ${ints.runs}) ` +
+      `wall ${seconds(wall)} s = ${((100 * wall) / base.wallMs).toFixed(1)} %, CPU ${seconds(cpu)} s = ${((100 * cpu) / base.cpuMs).toFixed(1)} %`,
+  );
+});
