@@ -17,7 +17,7 @@ import { NotFoundError } from '../../shared/errors.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import type { OpenedWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { lockDown, SANDBOX_INSTANCE_OPTIONS, type Sandbox } from '../duckdb/query-sandbox.js';
-import { sqlList, sqlString } from '../duckdb/sql-string.js';
+import { sqlList } from '../duckdb/sql-string.js';
 import { connectInUtc } from '../duckdb/utc-connection.js';
 import { ROWS_OF_OLDER_BUILD_KEY } from '../duckdb/warehouse-version.js';
 import { createAnalystViews } from '../views/analyst-views.js';
