@@ -20,6 +20,10 @@ export interface PhysicalLine {
 
 const CHUNK = 64 * 1024;
 
+/** The typed-array search, not `Buffer#indexOf`: that one crosses into C++ per call, microseconds per blank line. */
+const indexOfLf = (bytes: Uint8Array, from: number): number =>
+  Uint8Array.prototype.indexOf.call(bytes, 0x0a, from);
+
 function decodeLine(bytes: Buffer): string {
   const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
   return decodeStrictUtf8(bytes.subarray(0, end), 'capture', false);
@@ -44,12 +48,15 @@ export function* readPhysicalLines(
     let index = 0;
     let records = 0;
     let first = true;
-    const finish = (terminated: boolean): PhysicalLine => {
-      const bytes = Buffer.concat(pending, pendingBytes);
+    /** The line made of the pending bytes (copied when it spans reads) and `last`, read in place. */
+    const finish = (last: Buffer, terminated: boolean): PhysicalLine => {
+      const bytes = pendingBytes === 0 ? last : Buffer.concat([...pending, last], pendingBytes + last.length);
       pending = [];
       pendingBytes = 0;
-      const text = decodeLine(bytes);
-      if (text.trim().length > 0) checkLimit('jsonlRecordCount', limits.jsonlRecordCount, ++records);
+      // An empty or CR-only line is most of a blank run: no decoding, no copy.
+      const text = bytes.length === 0 || (bytes.length === 1 && bytes[0] === 0x0d) ? '' : decodeLine(bytes);
+      if (text.length > 0 && text.trim().length > 0)
+        checkLimit('jsonlRecordCount', limits.jsonlRecordCount, ++records);
       return { index: index++, text, terminated };
     };
     for (;;) {
@@ -63,28 +70,32 @@ export function* readPhysicalLines(
         view = view.subarray(3);
       first = false;
       let start = 0;
-      for (let nl = view.indexOf(0x0a); nl !== -1; nl = view.indexOf(0x0a, start)) {
-        pending.push(Buffer.from(view.subarray(start, nl)));
-        pendingBytes += nl - start;
-        checkRecordBytes(pending, pendingBytes, limits);
-        yield finish(true);
+      for (let nl = indexOfLf(view, 0); nl !== -1; nl = indexOfLf(view, start)) {
+        if (nl === start && pendingBytes === 0) {
+          // An empty line (most of a blank run) needs no view, copy or decoding.
+          yield { index: index++, text: '', terminated: true };
+          start = nl + 1;
+          continue;
+        }
+        const last = view.subarray(start, nl);
+        if (last.length > 0) checkRecordBytes(pendingBytes + last.length, last, limits);
+        yield finish(last, true);
         start = nl + 1;
       }
       if (start < view.length) {
         pending.push(Buffer.from(view.subarray(start)));
         pendingBytes += view.length - start;
-        checkRecordBytes(pending, pendingBytes, limits);
+        checkRecordBytes(pendingBytes, pending[pending.length - 1], limits);
       }
     }
-    if (pendingBytes > 0) yield finish(false);
+    if (pendingBytes > 0) yield finish(Buffer.alloc(0), false);
   } finally {
     closeSync(fd);
   }
 }
 
-function checkRecordBytes(pending: Buffer[], bytes: number, limits: ReadLimits): void {
+function checkRecordBytes(bytes: number, last: Buffer | undefined, limits: ReadLimits): void {
   if (bytes <= limits.jsonlRecordBytes) return;
-  const last = pending[pending.length - 1];
   // A trailing CR belongs to the line ending, not the record.
   const crlf = last !== undefined && last.length > 0 && last[last.length - 1] === 0x0d ? 1 : 0;
   checkLimit('jsonlRecordBytes', limits.jsonlRecordBytes, bytes - crlf);

@@ -50,13 +50,32 @@ interface Prefix {
   truncated: boolean;
 }
 
+/** ASCII whitespace, LF included: leading blank lines hold no record. */
+const isBlankByte = (byte: number): boolean =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0b || byte === 0x0c;
+
+/** The offset of the first byte from `from` on that is not blank, or the file's end. */
+function firstNonBlank(fd: number, from: number, buffer: Buffer): number {
+  for (let position = from; ; ) {
+    const read = readSync(fd, buffer, 0, buffer.length, position);
+    let i = 0;
+    while (i < read && isBlankByte(buffer[i] as number)) i++;
+    if (i < read || read === 0) return position + i;
+    position += read;
+  }
+}
+
 function readPrefix(path: string): Prefix {
   const fd = openRegularFileSync(path);
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
-    const bytes = buffer.subarray(0, readSync(fd, buffer, 0, SNIFF_BYTES, 0));
+    let bytes = buffer.subarray(0, readSync(fd, buffer, 0, SNIFF_BYTES, 0));
     // Refused by name rather than as "not a capture": it is one, in an encoding never transcoded.
     if (looksUtf16(bytes)) throw new SourceEncodingInvalid('utf16', 'capture');
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    // The window starts at the first record, however many blank lines come before it.
+    const start = firstNonBlank(fd, bom, Buffer.alloc(64 * 1024));
+    if (start > bom) bytes = buffer.subarray(0, readSync(fd, buffer, 0, SNIFF_BYTES, start));
     // Lenient here on purpose: sniffing only classifies; the reader decodes strictly.
     return { text: bytes.toString('utf8').replace(/^\uFEFF/, ''), truncated: bytes.length === SNIFF_BYTES };
   } finally {

@@ -70,83 +70,119 @@ async function* readChunks(handle: ChunkReader, options: JsonlScanOptions): Asyn
   }
 }
 
-/** Splits chunks into frames; exported for in-memory callers and tests. */
+/** ASCII whitespace other than LF (space, tab, VT, FF, CR): a line of only these holds no record. */
+function isBlankByte(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === CR || byte === 0x0b || byte === 0x0c;
+}
+
+/**
+ * Splits chunks into frames; exported for in-memory callers and tests. Blank bytes are skipped by
+ * one loop without copying, so a run of blank lines of any spelling costs its bytes' scan and
+ * counts toward `jsonlSourceBytes` only, as the contract's "nonempty record" bounds intend.
+ */
 export async function* framesOf(
   chunks: AsyncIterable<Uint8Array>,
   options: Pick<JsonlScanOptions, 'limits'>,
 ): AsyncGenerator<JsonlFrame> {
   const { jsonlRecordBytes, jsonlRecordCount } = options.limits;
-  let segments: Uint8Array[] = [];
-  let pending = 0;
+  /** Bytes of the current line from its first non-blank byte on. */
+  let kept: Uint8Array[] = [];
+  let keptBytes = 0;
+  /** Absolute offsets of the current line and of its first non-blank byte (-1 while blank). */
   let frameStart = 0;
-  let offset = 0;
+  let contentStart = -1;
+  /** Absolute offset of the current chunk's first byte. */
+  let base = 0;
   let line = 1;
   let records = 0;
 
-  /** The frame ending here, or null for a blank line (empty or only whitespace, which is no record). */
-  const finish = (closed: boolean): JsonlFrame | null => {
-    const frame =
-      pending === 0 && closed
-        ? null
-        : classify(concat(segments, pending), closed, line, frameStart, offset, jsonlRecordBytes);
+  const finish = (closed: boolean, byteEnd: number): JsonlFrame | null => {
+    const leading = contentStart - frameStart;
+    const frame = classify(
+      concat(kept, keptBytes),
+      closed,
+      line,
+      frameStart,
+      byteEnd,
+      leading,
+      jsonlRecordBytes,
+    );
     if (frame !== null) {
       records += 1;
       checkLimit('jsonlRecordCount', jsonlRecordCount, records);
     }
-    segments = [];
-    pending = 0;
-    frameStart = offset;
+    kept = [];
+    keptBytes = 0;
+    contentStart = -1;
+    frameStart = byteEnd;
     line += 1;
     return frame;
   };
 
-  for await (const chunk of chunks) {
-    let start = 0;
-    for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, start)) {
-      append(chunk.subarray(start, i));
-      offset += i + 1 - start;
-      start = i + 1;
-      const frame = finish(true);
-      if (frame !== null) yield frame;
-    }
-    append(chunk.subarray(start));
-    offset += chunk.length - start;
-  }
-  if (pending > 0) {
-    const frame = finish(false);
-    if (frame !== null) yield frame;
-  }
-
-  function append(part: Uint8Array): void {
+  const keep = (part: Uint8Array, lineEnd: number): void => {
     if (part.length === 0) return;
-    pending += part.length;
     // Allow for a leading BOM (line 1 only) and a trailing CR before the exact check at the end.
     const slack = (line === 1 ? BOM.length : 0) + 1;
-    if (pending - slack > jsonlRecordBytes) {
+    if (lineEnd - frameStart - slack > jsonlRecordBytes) {
       throw new SourceLimitExceeded('jsonlRecordBytes', jsonlRecordBytes, jsonlRecordBytes + 1);
     }
-    segments.push(part);
+    kept.push(part);
+    keptBytes += part.length;
+  };
+
+  for await (const chunk of chunks) {
+    const length = chunk.length;
+    let i = 0;
+    while (i < length) {
+      if (contentStart === -1) {
+        const byte = chunk[i] as number;
+        if (byte === LF) {
+          i += 1;
+          frameStart = base + i;
+          line += 1;
+          continue;
+        }
+        if (isBlankByte(byte)) {
+          i += 1;
+          continue;
+        }
+        contentStart = base + i;
+      }
+      const lf = chunk.indexOf(LF, i);
+      const end = lf === -1 ? length : lf;
+      keep(chunk.subarray(i, end), base + end);
+      if (lf === -1) break;
+      i = lf + 1;
+      const frame = finish(true, base + i);
+      if (frame !== null) yield frame;
+    }
+    base += length;
+  }
+  // A tail of blank bytes alone holds no record, closed or not.
+  if (contentStart !== -1) {
+    const frame = finish(false, base);
+    if (frame !== null) yield frame;
   }
 }
 
+/** `leading`: blank bytes before `raw` on its line (skipped, never kept), counted toward the record's bytes. */
 function classify(
   raw: Uint8Array,
   closed: boolean,
   line: number,
   byteStart: number,
   byteEnd: number,
+  leading: number,
   recordLimit: number,
 ): JsonlFrame | null {
   let start = 0;
   let end = raw.length;
-  if (line === 1 && startsWithBom(raw)) start = BOM.length;
+  if (line === 1 && leading === 0 && startsWithBom(raw)) start = BOM.length;
   if (end > start && raw[end - 1] === CR) end -= 1;
   const text = decodeStrictUtf8(raw.subarray(start, end), 'jsonl', false).trim();
+  if (text.length === 0) return null;
+  checkLimit('jsonlRecordBytes', recordLimit, leading + end - start);
   const base = { line, byteStart, byteEnd, closed };
-  if (text.length === 0) {
-    return closed ? null : { ...base, kind: 'partial', record: null };
-  }
-  checkLimit('jsonlRecordBytes', recordLimit, end - start);
   const record = parseObject(text);
   if (!closed) return { ...base, kind: 'partial', record };
   return record === null ? { ...base, kind: 'malformed', record } : { ...base, kind: 'parsed', record };

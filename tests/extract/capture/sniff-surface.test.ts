@@ -34,6 +34,10 @@ describe('sniffSurface (content decides, the extension is only a hint)', () => {
     ['r.json', `{"messages":[{"role":"user","content":"${'x'.repeat(20_000)}"}]}\n`, null],
     ['s.json', `{"agent":{"name":"${'x'.repeat(20_000)}"}}\n`, null],
     ['t.json', '{"messages":[{"id":"m1","type":"note","text":"x"}]}\n', null],
+    // Blank lines are no records: a run longer than the window still leaves the first record to decide.
+    ['u.txt', `${' \r\n'.repeat(100_000)}${completeBasic()}`, 'cli-stream'],
+    ['v.jsonl', `\uFEFF${'\n'.repeat(40_000)}${finishedCapture()}`, 'cloud-capture'],
+    ['w.jsonl', '\n \t\r\n'.repeat(10_000), null],
   ];
   for (const [name, content, expected] of cases)
     it(`${name} is ${expected ?? 'undetectable'}`, () => {

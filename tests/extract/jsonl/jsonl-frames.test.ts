@@ -141,6 +141,31 @@ describe('JSONL frame scanner', () => {
     expect(seen.length).toBe(2);
   });
 
+  it('source-read-limits/v1: a blank line of any spelling is no record, whatever its length, closed or not', async () => {
+    const limits = resolveReadLimits({ jsonlRecordBytes: 16 });
+    const blank = ' \t\r'.repeat(64);
+    for (const chunkBytes of [3, 7, 64 * 1024]) {
+      const frames = await scan(
+        file(`${blank}\n{"a":1}\r\n\r\r\n\n${blank}\n{"b":2}\n${blank}`),
+        limits,
+        chunkBytes,
+      );
+      expect(frames.map((f) => [f.line, f.kind, f.byteStart])).toEqual([
+        [2, 'parsed', 193],
+        [6, 'parsed', 399],
+      ]);
+    }
+  });
+
+  it('leading blank bytes still count toward jsonlRecordBytes, and a BOM after them is misplaced', async () => {
+    const limits = resolveReadLimits({ jsonlRecordBytes: 10 });
+    expect((await scan(file('   {"a":1}\n'), limits)).map((f) => f.record)).toEqual([{ a: 1 }]);
+    const { error } = await scanError(file('    {"a":1}\n'), limits, 2);
+    expect((error as SourceLimitExceeded).details).toMatchObject({ bound: 'jsonlRecordBytes', limit: 10 });
+    const misplaced = await scanError(file(' \uFEFF{"a":1}\n'));
+    expect(misplaced.error).toBeInstanceOf(SourceEncodingInvalid);
+  });
+
   it('yields nothing for an empty file', async () => {
     expect(await scan(file(''))).toEqual([]);
   });
