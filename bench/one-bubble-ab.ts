@@ -1,9 +1,7 @@
 /**
- * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R]`: case 4 alone on a
- * corpus from `npm run bench:corpus`, for this build and optionally another built checkout (ROOT
- * holds its `bin/etl`). Each build gets a full load, then per run one appended bubble and
- * `--since-last` for every build, in alternating order; medians and ratios to the full load. The
- * corpus is used up: its manifest is removed.
+ * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R]`: bench case 4 alone,
+ * for this build and optionally another built checkout (ROOT holds its `bin/etl`), in alternating
+ * order; medians and ratios to a full load. The corpus is used up (its manifest is removed).
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';

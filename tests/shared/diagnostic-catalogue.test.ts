@@ -10,7 +10,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const CATALOGUE_FILE = 'src/shared/diagnostic-catalogue.ts';
 const CODE_LIKE = /^[A-Z][A-Z0-9]+(_[A-Z0-9]+)+$/;
 /** Upper-snake strings of src that are not codes: DuckDB's access mode and parsed-SQL node types. */
-const NOT_CODES = new Set(['READ_ONLY', 'SELECT_NODE', 'COLUMN_REF']);
+const NOT_CODES = new Set(['READ_ONLY', 'SELECT_NODE', 'COLUMN_REF', 'SQLITE_IOERR']);
 
 /** Every upper-snake string literal (quotes or a plain template) of a source file; comments are not code. */
 function codeLikeLiterals(text: string): string[] {

@@ -7,43 +7,16 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { downgradeDuckDb, downgradeParquet } from '../../fixtures/subagent/schema-v3-warehouse.js';
 import { SUBAGENT_IDS as IDS, writeSubagentCorpus } from '../../fixtures/subagent/subagent-corpus.js';
-import { DEFAULT_READ_LIMITS } from '../../src/extract/limits/read-limits.js';
 import { runQuery, withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
 import { verifyWarehouse } from '../../src/load/duckdb/verify-warehouse.js';
 import { WAREHOUSE_SCHEMA_VERSION } from '../../src/load/duckdb/warehouse-version.js';
-import { targetOpener } from '../../src/load/open-target.js';
 import { openDatasetReadOnly } from '../../src/load/parquet/dataset-reader.js';
-import { runPipeline } from '../../src/sync/run-pipeline.js';
 import type { RunSummary } from '../../src/sync/run-state.js';
 import { tempDir } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/sync-convergence.js';
 
 type Kind = 'duckdb' | 'parquet';
 type Sources = { userDir: string; storeRoot: string };
-
-async function runInto(kind: Kind, path: string, sources: Sources, sinceLast: boolean): Promise<RunSummary> {
-  const target = await (await targetOpener({ kind, path }))();
-  try {
-    return await runPipeline(
-      {
-        roots: {
-          ...sources,
-          cursorUserDir: sources.userDir,
-          cursorStoreRoot: sources.storeRoot,
-          inputs: [],
-          backups: [],
-          carrier: 'custom',
-        },
-        limits: DEFAULT_READ_LIMITS,
-        sinceLast,
-        preferredSource: 'composer',
-        includeCrossWorkspaceSources: false,
-      },
-      target,
-    );
-  } finally {
-    await target.close();
-  }
-}
 
 async function rowsOf(kind: Kind, path: string, sql: string): Promise<Record<string, unknown>[]> {
   if (kind === 'duckdb') return withReadOnlyWarehouse(path, async (c) => (await runQuery(c, sql)).rows);
@@ -74,8 +47,8 @@ describe('schema v3 → v4: subagent link columns', { timeout: 300_000 }, () => 
     fresh.duckdb = join(root, 'fresh.duckdb');
     fresh.parquet = join(root, 'fresh-parquet');
     for (const kind of ['duckdb', 'parquet'] as const) {
-      await runInto(kind, paths[kind], sources, false);
-      await runInto(kind, fresh[kind], sources, false);
+      await runInProcess(sources, paths[kind], false, kind);
+      await runInProcess(sources, fresh[kind], false, kind);
     }
     await downgradeDuckDb(paths.duckdb, [IDS.child]);
     await downgradeParquet(paths.parquet, [IDS.child]);
@@ -85,8 +58,8 @@ describe('schema v3 → v4: subagent link columns', { timeout: 300_000 }, () => 
       'SELECT session_id, parent_session_id, root_session_id FROM sessions ORDER BY ALL',
     );
     for (const kind of ['duckdb', 'parquet'] as const) {
-      upgrade[kind].push(await runInto(kind, paths[kind], sources, true));
-      upgrade[kind].push(await runInto(kind, paths[kind], sources, true));
+      upgrade[kind].push(await runInProcess(sources, paths[kind], true, kind));
+      upgrade[kind].push(await runInProcess(sources, paths[kind], true, kind));
     }
   });
 

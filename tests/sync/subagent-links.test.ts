@@ -11,43 +11,17 @@ import {
   TASK_CALLS,
   writeSubagentCorpus,
 } from '../../fixtures/subagent/subagent-corpus.js';
-import { DEFAULT_READ_LIMITS } from '../../src/extract/limits/read-limits.js';
 import { runQuery, withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
-import { targetOpener } from '../../src/load/open-target.js';
 import { openDatasetReadOnly } from '../../src/load/parquet/dataset-reader.js';
-import { runPipeline } from '../../src/sync/run-pipeline.js';
 import type { RunSummary } from '../../src/sync/run-state.js';
 import { tempDir } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/sync-convergence.js';
 
 type Kind = 'duckdb' | 'parquet';
 type Row = Record<string, unknown>;
 interface Sources {
   userDir: string;
   storeRoot: string;
-}
-
-async function runInto(kind: Kind, path: string, sources: Sources, sinceLast = false): Promise<RunSummary> {
-  const target = await (await targetOpener({ kind, path }))();
-  try {
-    return await runPipeline(
-      {
-        roots: {
-          cursorUserDir: sources.userDir,
-          cursorStoreRoot: sources.storeRoot,
-          inputs: [],
-          backups: [],
-          carrier: 'custom',
-        },
-        limits: DEFAULT_READ_LIMITS,
-        sinceLast,
-        preferredSource: 'composer',
-        includeCrossWorkspaceSources: false,
-      },
-      target,
-    );
-  } finally {
-    await target.close();
-  }
 }
 
 async function rowsOf(kind: Kind, path: string, sql: string): Promise<Row[]> {
@@ -75,7 +49,7 @@ describe('subagent links loaded end to end', { timeout: 300_000 }, () => {
     paths.duckdb = join(root, 'duckdb', 'w.duckdb');
     paths.parquet = join(root, 'parquet');
     for (const kind of ['duckdb', 'parquet'] as const)
-      runs[kind].push(await runInto(kind, paths[kind], sources));
+      runs[kind].push(await runInProcess(sources, paths[kind], false, kind));
   });
 
   for (const kind of ['duckdb', 'parquet'] as const) {
@@ -177,7 +151,7 @@ describe('subagent links loaded end to end', { timeout: 300_000 }, () => {
 
   it('--since-last with nothing changed reads no payload on either target', async () => {
     for (const kind of ['duckdb', 'parquet'] as const) {
-      const again = await runInto(kind, paths[kind], sources, true);
+      const again = await runInProcess(sources, paths[kind], true, kind);
       expect(again.payloadBytesRead, kind).toBe(0);
       expect(again.payloadReads, kind).toBe(0);
       expect(await rowsOf(kind, paths[kind], LINKS), kind).toEqual(
@@ -189,7 +163,7 @@ describe('subagent links loaded end to end', { timeout: 300_000 }, () => {
   it('identity v1 of every message and tool call, and the parent row, are the same without any link source', async () => {
     const bare = writeSubagentCorpus(join(root, 'without'), { withoutLinks: true });
     const path = join(root, 'bare', 'w.duckdb');
-    await runInto('duckdb', path, bare);
+    await runInProcess(bare, path, false, 'duckdb');
     const ids = `SELECT m.session_id, m.ordinal, m.message_id, c.tool_ordinal, c.tool_id FROM messages m
       LEFT JOIN tool_calls c USING (session_id, message_id) ORDER BY 1, 2, 4`;
     const linked = await rowsOf('duckdb', paths.duckdb, ids);
@@ -212,7 +186,7 @@ describe('subagent links loaded end to end', { timeout: 300_000 }, () => {
   it('the parent resolves the same whether or not its IDE-only child exists', async () => {
     const alone = writeSubagentCorpus(join(root, 'alone'), { withoutIdeOnlyChild: true });
     const path = join(root, 'alone-w', 'w.duckdb');
-    await runInto('duckdb', path, alone);
+    await runInProcess(alone, path, false, 'duckdb');
     const parent = `SELECT * FROM sessions WHERE session_id = '${IDS.parent}'`;
     expect(await rowsOf('duckdb', path, parent)).toEqual(await rowsOf('duckdb', paths.duckdb, parent));
   });
@@ -220,7 +194,7 @@ describe('subagent links loaded end to end', { timeout: 300_000 }, () => {
   it('a legacy sub-composer bubble key (newline in the composer ID) loads as its own session, reported', async () => {
     const legacy = writeSubagentCorpus(join(root, 'legacy'), { legacyTaskSession: true });
     const path = join(root, 'legacy-w', 'w.duckdb');
-    const run = await runInto('duckdb', path, legacy);
+    const run = await runInProcess(legacy, path, false, 'duckdb');
     expect(
       run.diagnostics.filter((d) => d.code === 'SUBAGENT_LEGACY_TASK_SESSION').map((d) => d.sessionId),
     ).toEqual([LEGACY_TASK_SESSION]);
@@ -238,7 +212,7 @@ describe('subagent links loaded end to end', { timeout: 300_000 }, () => {
   it('the 9-column composerHeaders table (no subagentTypeName) links the same parents', async () => {
     const old = writeSubagentCorpus(join(root, 'nine'), { headerColumns: 9 });
     const path = join(root, 'nine-w', 'w.duckdb');
-    await runInto('duckdb', path, old);
+    await runInProcess(old, path, false, 'duckdb');
     const rows = await rowsOf('duckdb', path, LINKS);
     expect(rows.map((r) => r.parent_session_id)).toEqual(
       (await rowsOf('duckdb', paths.duckdb, LINKS)).map((r) => r.parent_session_id),

@@ -95,10 +95,9 @@ const SUBAGENT_LINKS_FROM = 3;
 const SUBAGENT_LINK_COLUMNS = ['root_session_id', 'spawn_tool_call_id', 'subagent_type'] as const;
 
 /**
- * Subagent link columns at the end of `sessions` (rows are appended by position, and the table
- * definition lists them last). Every source is read once more, even by `--since-last`, so archived
- * children get their links; only sessions whose rows change are replaced. A version 3 warehouse of
- * the build before Store tool identity lacks `native_call_id` and `row_provenance`: added here too.
+ * Subagent link columns at the end of `sessions` (rows are appended by position). Every source is
+ * read once more, so archived children get their links. A version 3 warehouse of the build before
+ * Store tool identity lacks `native_call_id` and `row_provenance`: added here too.
  */
 const SUBAGENT_LINKS_STEP: readonly string[] = [
   ...SUBAGENT_LINK_COLUMNS.map((column) => `ALTER TABLE sessions ADD COLUMN IF NOT EXISTS ${column} VARCHAR`),
