@@ -21,12 +21,15 @@ export interface PhysicalLine {
    * because it is longer than `jsonlRecordBytes` (`text` is then empty); absent otherwise.
    */
   droppedBlankBytes?: number;
+  /** With `blankLinesAreNoRecords`: how many identical blank lines this one stands for (absent: 1). */
+  repeat?: number;
 }
 
 export interface PhysicalLineOptions {
   /**
    * A line of ASCII blank bytes alone (space, tab, CR, VT, FF) is no record, as in the JSONL frame
    * scanner: it crosses no `jsonlRecordBytes` bound, and past that bound its bytes are counted, not kept.
+   * Identical short blank lines that follow one another in a read come as one line with `repeat`.
    */
   blankLinesAreNoRecords?: boolean;
 }
@@ -43,6 +46,18 @@ const isBlankByte = (byte: number): boolean =>
 function allBlank(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if (!isBlankByte(bytes[i] as number)) return false;
   return true;
+}
+
+/** Longest blank line (LF included) whose repeats are coalesced. */
+const REPEAT_BYTES = 64;
+
+/** How many copies of `view[start, end)` follow one another from `start` on (at least 1). */
+function repeats(view: Buffer, start: number, end: number): number {
+  const length = end - start;
+  let count = 1;
+  for (let at = end; at + length <= view.length; at += length, count++)
+    for (let i = 0; i < length; i++) if (view[at + i] !== view[start + i]) return count;
+  return count;
 }
 
 function decodeLine(bytes: Buffer): string {
@@ -139,6 +154,21 @@ export function* readPhysicalLines(
       first = false;
       let start = 0;
       for (let nl = indexOfLf(view, 0); nl !== -1; nl = indexOfLf(view, start)) {
+        if (
+          blankExempt &&
+          pendingBytes === 0 &&
+          dropped === 0 &&
+          nl - start < REPEAT_BYTES &&
+          allBlank(view.subarray(start, nl))
+        ) {
+          // A run of one spelling of blank line is a byte comparison, not a line each.
+          const repeat = repeats(view, start, nl + 1);
+          const text = nl === start ? '' : blankText(view.subarray(start, nl));
+          yield repeat === 1 ? { index, text, terminated: true } : { index, text, terminated: true, repeat };
+          index += repeat;
+          start += repeat * (nl + 1 - start);
+          continue;
+        }
         if (nl === start && pendingBytes === 0 && dropped === 0) {
           // An empty line (most of a blank run) needs no view, copy or decoding.
           yield { index: index++, text: '', terminated: true };

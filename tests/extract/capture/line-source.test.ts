@@ -75,4 +75,18 @@ describe('readPhysicalLines', () => {
       Array.from(readPhysicalLines(late, limits, new ReadCounters(), { blankLinesAreNoRecords: true })),
     ).toThrow(SourceLimitExceeded);
   });
+
+  it('blankLinesAreNoRecords: identical short blank lines in a row come as one line with their count', () => {
+    const path = writeCapture(tempDir(), 'x.md', 'a\n\n\n\n \t\n \t\r\n \t\r\nb\n');
+    const lines = Array.from(
+      readPhysicalLines(path, DEFAULT_READ_LIMITS, new ReadCounters(), { blankLinesAreNoRecords: true }),
+    );
+    expect(lines).toEqual([
+      { index: 0, text: 'a', terminated: true },
+      { index: 1, text: '', terminated: true, repeat: 3 },
+      { index: 4, text: ' \t', terminated: true },
+      { index: 5, text: ' \t', terminated: true, repeat: 2 },
+      { index: 7, text: 'b', terminated: true },
+    ]);
+  });
 });

@@ -37,8 +37,9 @@ export function readMarkdownDocument(
     if (text === null || ASCII_BLANK.test(text)) {
       if (run.length === 0) runStart = line.index;
       const previous = run[run.length - 1];
-      if (previous !== undefined && text !== null && previous.text === text) previous.count++;
-      else run.push({ text, count: 1 });
+      const count = line.repeat ?? 1;
+      if (previous !== undefined && text !== null && previous.text === text) previous.count += count;
+      else run.push({ text, count });
       continue;
     }
     flush();
