@@ -75,7 +75,8 @@ function cleanArchive(kind: BlankSourceKind): Archived {
 
 describe('archive trust: blank lines are no records (source-read-limits/v1: jsonlRecordCount counts "Nonempty records in one transcript")', () => {
   const cases = blankRunCases(SOAK ? SOAK_BLANK_SIZES : BLANK_SIZES);
-  // The lane takes half the cases (two spellings per kind, alternating, every size at the start); the soak all.
+  // The lane takes half the cases (two spellings per kind, alternating, every size at the start of
+  // each kind group); the soak all.
   for (const c of SOAK ? cases : cases.filter((_, i) => (i + Math.floor(i / 4)) % 2 === 0)) {
     it(`${c.name}: read as the clean file within the deadline, records intact, no diagnostic added`, () => {
       const expected = cleanArchive(c.kind);

@@ -53,4 +53,40 @@ describe('readPhysicalLines', () => {
   it('invalid UTF-8 is SOURCE_ENCODING_INVALID, never replacement-decoded', () => {
     expect(() => read(Buffer.from([0x61, 0xff, 0x0a]))).toThrow(SourceEncodingInvalid);
   });
+
+  it('blankLinesAreNoRecords: a blank line over jsonlRecordBytes is counted, not kept; a line that turns out not blank is bounded', () => {
+    const limits = { ...DEFAULT_READ_LIMITS, jsonlRecordBytes: 8 };
+    const path = writeCapture(tempDir(), 'x.md', `a\n${' \t'.repeat(40_000)}\n\r\r\n${'\r'.repeat(10)}`);
+    const lines = Array.from(
+      readPhysicalLines(path, limits, new ReadCounters(), { blankLinesAreNoRecords: true }),
+    );
+    expect(lines).toEqual([
+      { index: 0, text: 'a', terminated: true },
+      { index: 1, text: '', terminated: true, droppedBlankBytes: 80_000 },
+      { index: 2, text: '\r', terminated: true },
+      { index: 3, text: '', terminated: false, droppedBlankBytes: 10 },
+    ]);
+    // Without the option the same blank line is a record over the bound, as before.
+    expect(() => Array.from(readPhysicalLines(path, limits, new ReadCounters()))).toThrow(
+      SourceLimitExceeded,
+    );
+    const late = writeCapture(tempDir(), 'y.md', `${' '.repeat(100_000)}x\n`);
+    expect(() =>
+      Array.from(readPhysicalLines(late, limits, new ReadCounters(), { blankLinesAreNoRecords: true })),
+    ).toThrow(SourceLimitExceeded);
+  });
+
+  it('blankLinesAreNoRecords: identical short blank lines in a row come as one line with their count', () => {
+    const path = writeCapture(tempDir(), 'x.md', 'a\n\n\n\n \t\n \t\r\n \t\r\nb\n');
+    const lines = Array.from(
+      readPhysicalLines(path, DEFAULT_READ_LIMITS, new ReadCounters(), { blankLinesAreNoRecords: true }),
+    );
+    expect(lines).toEqual([
+      { index: 0, text: 'a', terminated: true },
+      { index: 1, text: '', terminated: true, repeat: 3 },
+      { index: 4, text: ' \t', terminated: true },
+      { index: 5, text: ' \t', terminated: true, repeat: 2 },
+      { index: 7, text: 'b', terminated: true },
+    ]);
+  });
 });

@@ -3,17 +3,18 @@
  * then turns introduced by `---` + a `**User**`/`**Cursor**` line. A `---` is a boundary only when
  * the next non-blank line is a role line, and never inside fenced code.
  */
+import { type BlankRuns, NO_BLANK_RUNS } from './blank-runs.js';
 import type { MarkdownDocument, MarkdownTurn } from './markdown-document.js';
 import { fencedMask, trimRange } from './markdown-lines.js';
 import { markdownContentSessionId } from './markdown-session-id.js';
 
 const ROLE_LINES: Record<string, 'user' | 'assistant'> = { '**User**': 'user', '**Cursor**': 'assistant' };
 
-function countElisions(lines: readonly string[], fenced: readonly boolean[]): number {
+function countElisions(lines: readonly string[], fenced: readonly boolean[], blanks: BlankRuns): number {
   let runs = 0;
   let blank = 0;
   lines.forEach((line, i) => {
-    if (line.trim() === '' && !fenced[i]) blank++;
+    if (line.trim() === '' && !fenced[i]) blank += blanks.weight(line);
     else {
       if (blank >= 2) runs++;
       blank = 0;
@@ -22,7 +23,8 @@ function countElisions(lines: readonly string[], fenced: readonly boolean[]): nu
   return runs;
 }
 
-export function parseExportChat(lines: readonly string[]): MarkdownDocument {
+/** `runs`: the blank runs some of `lines` stand for (`readMarkdownDocument`). */
+export function parseExportChat(lines: readonly string[], runs = NO_BLANK_RUNS): MarkdownDocument {
   const fenced = fencedMask(lines);
   const titleIndex = lines.findIndex((line) => line.startsWith('# '));
   const title = titleIndex === -1 ? null : lines[titleIndex]!.slice(2).trim();
@@ -46,7 +48,7 @@ export function parseExportChat(lines: readonly string[]): MarkdownDocument {
     const body = lines.slice(roleLine + 1, end);
     const [from, to] = trimRange(body, true);
     const role = roleAt(roleLine)!;
-    const text = body.slice(from, to).join('\n');
+    const text = runs.join(body.slice(from, to));
     return {
       role,
       section,
@@ -63,7 +65,7 @@ export function parseExportChat(lines: readonly string[]): MarkdownDocument {
       tools: [],
       elisions:
         role === 'assistant'
-          ? countElisions(body.slice(from, to), fenced.slice(roleLine + 1 + from, roleLine + 1 + to))
+          ? countElisions(body.slice(from, to), fenced.slice(roleLine + 1 + from, roleLine + 1 + to), runs)
           : 0,
     };
   });

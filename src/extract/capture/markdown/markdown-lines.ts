@@ -1,5 +1,6 @@
 /** Line helpers shared by the Markdown parsers: fenced-code tracking, trimming, UTC minute stamps. */
 import { readTimeField, type TimeProblem } from '../../../shared/time/read-instant.js';
+import { NO_BLANK_RUNS } from './blank-runs.js';
 
 /** For each line, whether it sits inside (or opens/closes) a fenced code block. */
 export function fencedMask(lines: readonly string[]): boolean[] {
@@ -32,9 +33,9 @@ export function trimRange(lines: readonly string[], separators = false): [number
   return [start, end];
 }
 
-export function trimBlock(lines: readonly string[], separators = false): string {
+export function trimBlock(lines: readonly string[], separators = false, runs = NO_BLANK_RUNS): string {
   const [start, end] = trimRange(lines, separators);
-  return lines.slice(start, end).join('\n');
+  return runs.join(lines.slice(start, end));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { TimeProblem } from '../../../shared/time/read-instant.js';
 import { CaptureSchemaUnsupported } from '../capture-rejection.js';
+import { NO_BLANK_RUNS } from './blank-runs.js';
 import type { MarkdownDocument, MarkdownTool, MarkdownTurn } from './markdown-document.js';
 import { fencedMask, trimBlock, utcMinuteStamp } from './markdown-lines.js';
 import { markdownContentSessionId } from './markdown-session-id.js';
@@ -79,7 +80,8 @@ function generationOf(
   return { generation: hasSession ? 'specstory-v1.5' : 'specstory-v1', version: null };
 }
 
-export function parseSpecStory(lines: readonly string[]): MarkdownDocument {
+/** `runs`: the blank runs some of `lines` stand for (`readMarkdownDocument`). */
+export function parseSpecStory(lines: readonly string[], runs = NO_BLANK_RUNS): MarkdownDocument {
   const fenced = fencedMask(lines);
   const session = lines.map((line) => SESSION_COMMENT.exec(line)).find((match) => match !== null) ?? null;
   const { generation, version } = generationOf(lines, session !== null);
@@ -97,12 +99,12 @@ export function parseSpecStory(lines: readonly string[]): MarkdownDocument {
   } | null = null;
   const close = (): void => {
     if (current === null) return;
-    const written = trimBlock(current.body, true);
+    const written = trimBlock(current.body, true, runs);
     const split =
       current.role === 'assistant'
-        ? splitThinking(current.body, current.fenced)
+        ? splitThinking(current.body, current.fenced, runs)
         : { lines: current.body, thinking: null, unterminated: 0 };
-    const text = trimBlock(split.lines, true);
+    const text = trimBlock(split.lines, true, runs);
     if (current.role === 'user' && text.length === 0) emptyUserTurns++;
     else
       turns.push({

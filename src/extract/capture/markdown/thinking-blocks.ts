@@ -4,6 +4,7 @@
  * when closed, it is the message's thinking, not its text; a `---` separator left with an empty
  * step is dropped.
  */
+import { NO_BLANK_RUNS } from './blank-runs.js';
 
 export interface SplitTurn {
   lines: string[];
@@ -60,7 +61,11 @@ function joinAround(before: string, after: string): string {
   return head.length > 0 && tail.length > 0 ? `${head} ${tail}` : head + tail;
 }
 
-export function splitThinking(lines: readonly string[], fenced: readonly boolean[]): SplitTurn {
+export function splitThinking(
+  lines: readonly string[],
+  fenced: readonly boolean[],
+  runs = NO_BLANK_RUNS,
+): SplitTurn {
   const rest = [...lines];
   const restFenced = [...fenced];
   const kept: string[] = [];
@@ -83,7 +88,7 @@ export function splitThinking(lines: readonly string[], fenced: readonly boolean
       const block =
         endLine === i
           ? line.slice(open.at, endAt)
-          : [line.slice(open.at), ...rest.slice(i + 1, endLine), rest[endLine]!.slice(0, endAt)].join('\n');
+          : runs.join([line.slice(open.at), ...rest.slice(i + 1, endLine), rest[endLine]!.slice(0, endAt)]);
       const text = blockText(block);
       if (text.length > 0) thinking.push(text);
       const around = joinAround(line.slice(0, open.at), rest[endLine]!.slice(endAt));
