@@ -1,7 +1,7 @@
 /**
- * Keyset paging under Source Read Limits v1: bounded metadata pages admitted against page and value
- * bounds; small payloads read inline, larger ones fetched by rowid with key and length re-checked;
- * decoded bytes charged as handed out. Key prefixes match byte-exactly.
+ * Paging under Source Read Limits v1: a key prefix's rowids are listed once from the key index, then
+ * pages of them are admitted against page and value bounds; larger payloads are fetched by rowid with
+ * key and length re-checked. Key prefixes match byte-exactly.
  */
 import type Database from 'better-sqlite3';
 import { checkLimit } from '../limits/limit-exceeded.js';
