@@ -1,7 +1,7 @@
 /**
- * Keyset paging under Source Read Limits v1: bounded metadata pages admitted against page and value
- * bounds; small payloads read inline, larger ones fetched by rowid with key and length re-checked;
- * decoded bytes charged as handed out. Key prefixes match byte-exactly.
+ * Paging under Source Read Limits v1: a key prefix's rowids are listed once from the key index, then
+ * pages of them are admitted against page and value bounds; larger payloads are fetched by rowid with
+ * key and length re-checked. Key prefixes match byte-exactly.
  */
 import type Database from 'better-sqlite3';
 import { checkLimit } from '../limits/limit-exceeded.js';
@@ -82,25 +82,30 @@ export function excludedPrefixesParams(prefixes: readonly string[]): (string | n
 }
 
 /** The pager's SQL for one table. */
-interface PagerSql {
+export interface PagerSql {
+  rowids(excluded: number): string;
   page(excluded: number): string;
   exact: string;
   value: string;
   keyBytes: string;
 }
 
-function pagerSql(table: string): PagerSql {
+/** Byte-exact prefix and exclusion tests (the BLOB comparison ignores collation). */
+const PREFIX_TEST = 'substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)';
+
+export function pagerSql(table: string): PagerSql {
   const t = quoteIdent(table);
   return {
-    // The page's rowids come from the UNIQUE key index alone (the BLOB comparison makes the prefix
-    // test byte-exact); only the page's own rows are then visited in the table, in rowid order.
-    page: (excluded) => `SELECT p.r, CAST(key AS TEXT), octet_length(value), value IS NULL, ${INLINE}
-             FROM (SELECT rowid AS r FROM ${t}
-                    WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)
-                      AND rowid > ?${excludedPrefixesSql(excluded)}
-                    ORDER BY rowid LIMIT ?) AS p
-             JOIN ${t} ON ${t}.rowid = p.r
-            ORDER BY p.r`,
+    // One pass over the prefix's range of the UNIQUE key index (rowids are in the index entries), so
+    // no page ever rescans or sorts the whole range.
+    rowids: (excluded) => `SELECT rowid FROM ${t}
+             WHERE key >= ? AND key < ? AND ${PREFIX_TEST}${excludedPrefixesSql(excluded)}
+             LIMIT ?`,
+    // A page visits only its own rows, by rowid; the key tests drop a row whose key no longer matches.
+    page: (excluded) => `SELECT rowid, CAST(key AS TEXT), octet_length(value), value IS NULL, ${INLINE}
+             FROM ${t}
+            WHERE rowid IN (SELECT value FROM json_each(?)) AND ${PREFIX_TEST}${excludedPrefixesSql(excluded)}
+            ORDER BY rowid`,
     exact: `SELECT rowid AS rid, octet_length(value) AS len, value IS NULL AS nul, ${INLINE} AS v
               FROM ${t} WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
     value: `SELECT CAST(key AS BLOB) AS k, CAST(value AS BLOB) AS v FROM ${t} WHERE rowid = ?`,
@@ -128,26 +133,36 @@ export class KeysetPager {
 
   /**
    * Yields admitted metadata pages of rows whose key starts with `prefix` and with none of
-   * `excluded`, in rowid order.
+   * `excluded`, in rowid order. The range's rowids are listed once (at most one more than
+   * sqliteRowCount, which the page charges then reject), so reading N rows costs O(N log N).
    */
   *pages(prefix: string, budget: HydrationBudget, excluded: readonly string[] = []): Generator<KeyRowMeta[]> {
-    const upper = prefixUpperBound(prefix);
     const prefixBytes = Buffer.byteLength(prefix, 'utf8');
-    const pageStatement = cachedStatement(this.db, this.sql.page(excluded.length)).raw(true);
     const exclusions = excludedPrefixesParams(excluded);
-    let after = -Number.MAX_SAFE_INTEGER;
-    for (;;) {
-      const rows = pageStatement.all(
-        this.inlineBytes,
+    const listed = cachedStatement(this.db, this.sql.rowids(excluded.length))
+      .pluck(true)
+      .all(
         prefix,
-        upper,
+        prefixUpperBound(prefix),
         prefixBytes,
         prefix,
-        after,
         ...exclusions,
-        this.limits.sqlitePageRows,
+        this.limits.sqliteRowCount + 1,
+      ) as number[];
+    const rowids = Float64Array.from(listed).sort();
+    listed.length = 0;
+    const pageStatement = cachedStatement(this.db, this.sql.page(excluded.length)).raw(true);
+    const pageRows = this.limits.sqlitePageRows;
+    for (let start = 0; start < rowids.length; start += pageRows) {
+      const chunk = JSON.stringify(Array.from(rowids.subarray(start, start + pageRows)));
+      const rows = pageStatement.all(
+        this.inlineBytes,
+        chunk,
+        prefixBytes,
+        prefix,
+        ...exclusions,
       ) as PageRow[];
-      if (rows.length === 0) return;
+      if (rows.length === 0) continue;
       this.counters.chargeMetadata(rows.length);
       budget.chargeRows(rows.length);
       let pageBytes = 0;
@@ -166,8 +181,6 @@ export class KeysetPager {
         });
       }
       yield page;
-      after = rows[rows.length - 1]![0];
-      if (rows.length < this.limits.sqlitePageRows) return;
     }
   }
 

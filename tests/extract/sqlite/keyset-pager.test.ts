@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { SeededRandom } from '../../../fixtures/bench/seeded-random.js';
 import { rawText, StateDbBuilder, sqlNull } from '../../../fixtures/composer/state-db-builder.js';
+import { adversarialSessionIds } from '../../../fixtures/hostile/adversarial-ids.js';
 import { SourceLimitExceeded } from '../../../src/extract/limits/limit-exceeded.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/extract/limits/read-limits.js';
 import { ReadCounters } from '../../../src/extract/read-counters.js';
@@ -11,6 +13,7 @@ import {
   inlineBound,
   type KeyRowMeta,
   KeysetPager,
+  pagerSql,
 } from '../../../src/extract/sqlite/keyset-pager.js';
 import { SourceEncodingInvalid } from '../../../src/extract/text/strict-utf8.js';
 import { tempDir } from '../../helpers/run-cli.js';
@@ -246,5 +249,118 @@ describe('KeysetPager', () => {
       expect(problemOf(db)).toBe('misplaced-bom');
       db.close();
     });
+  });
+
+  describe('reading one prefix is linear in its rows', () => {
+    /** The query plan's lines for `sql`, every parameter bound to a placeholder. */
+    function planOf(db: Database.Database, sql: string): string[] {
+      const params = Array.from({ length: sql.split('?').length - 1 }, () => 1);
+      return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map(
+        (row) => row.detail,
+      );
+    }
+
+    it.each([0, 2])(
+      'with %i exclusions the listing is one key-index range and a page only its own rowids, never sorted whole',
+      (excluded) => {
+        const db = buildDb();
+        const sql = pagerSql('cursorDiskKV');
+        const listing = planOf(db, sql.rowids(excluded));
+        expect(listing).toHaveLength(1);
+        expect(listing[0]).toMatch(/^SEARCH cursorDiskKV USING COVERING INDEX \S+ \(key>\? AND key<\?\)$/);
+        const page = planOf(db, sql.page(excluded));
+        expect(page).toContain('SEARCH cursorDiskKV USING INTEGER PRIMARY KEY (rowid=?)');
+        expect(page.filter((line) => /SCAN cursorDiskKV|INDEX sqlite_autoindex/.test(line))).toEqual([]);
+        for (const line of [...listing, ...page]) expect(line).not.toMatch(/TEMP B-TREE/);
+        db.close();
+      },
+    );
+
+    it('lists the range once per read, so rows past it are never revisited', () => {
+      const db = buildDb();
+      const traced: string[] = [];
+      const traceDb = new Database(db.name, { readonly: true, verbose: (sql) => traced.push(String(sql)) });
+      const { metas } = readAll(traceDb, { ...DEFAULT_READ_LIMITS, sqlitePageRows: 2 });
+      expect(metas).toHaveLength(13);
+      expect(traced.filter((sql) => sql.includes('LIMIT'))).toHaveLength(1);
+      expect(traced.filter((sql) => sql.includes('json_each'))).toHaveLength(7);
+      traceDb.close();
+      db.close();
+    });
+  });
+
+  describe('adversarial keys: the same rows in the same order as a byte-exact scan', () => {
+    const IDS = adversarialSessionIds(30, 40);
+
+    /** Every session's bubbles, inserted in a shuffled order so rowid order is not key order. */
+    function adversarialDb(): Database.Database {
+      const random = new SeededRandom(7);
+      const rows = IDS.flatMap((id, s) =>
+        Array.from({ length: random.int(0, 9) }, (_, b) => [
+          `bubbleId:${id}:${b}${IDS[(s + b) % IDS.length]}`,
+          s,
+        ]),
+      ) as [string, number][];
+      for (let i = rows.length - 1; i > 0; i--) {
+        const j = random.int(0, i);
+        [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+      }
+      const path = join(tempDir('etl-pager-ids-'), 'state.vscdb');
+      const builder = new StateDbBuilder(path);
+      for (const [key, s] of rows) builder.put('cursorDiskKV', key, rawText(`{"s":${s}}`));
+      for (const id of IDS) builder.put('cursorDiskKV', `composerData:${id}`, rawText('{}'));
+      builder.close();
+      return new Database(path, { readonly: true });
+    }
+
+    /** The reference: every row, filtered on its key's bytes, in rowid order. */
+    function expectedRows(db: Database.Database, prefix: string, excluded: readonly string[]): string[] {
+      const starts = (key: Buffer, p: string): boolean => {
+        const bytes = Buffer.from(p, 'utf8');
+        return key.subarray(0, bytes.length).equals(bytes);
+      };
+      return (
+        db.prepare('SELECT rowid AS r, CAST(key AS BLOB) AS k FROM cursorDiskKV ORDER BY rowid').all() as {
+          r: number;
+          k: Buffer;
+        }[]
+      )
+        .filter(({ k }) => starts(k, prefix) && !excluded.some((x) => starts(k, x)))
+        .map(({ r, k }) => `${r} ${k.toString('utf8')}`);
+    }
+
+    it('for every session, with the sessions it prefixes excluded, across page boundaries', () => {
+      const db = adversarialDb();
+      const limits = { ...DEFAULT_READ_LIMITS, sqlitePageRows: 3 };
+      const pager = new KeysetPager(db, 'cursorDiskKV', limits, new ReadCounters());
+      let compared = 0;
+      for (const id of IDS) {
+        const prefix = `bubbleId:${id}:`;
+        const excluded = IDS.filter((other) => other !== id && `bubbleId:${other}:`.startsWith(prefix)).map(
+          (other) => `bubbleId:${other}:`,
+        );
+        for (const exclusions of [[], excluded]) {
+          const pages = [...pager.pages(prefix, new HydrationBudget(limits), exclusions)];
+          expect(pages.every((page) => page.length > 0 && page.length <= 3)).toBe(true);
+          const got = pages.flat().map((m) => `${m.rowid} ${m.key}`);
+          expect(got, id).toEqual(expectedRows(db, prefix, exclusions));
+          compared += got.length;
+        }
+      }
+      expect(compared).toBeGreaterThan(IDS.length);
+      db.close();
+    });
+  });
+
+  it('sqliteRowCount rejects the page that crosses it, after the pages within it', () => {
+    const db = buildDb();
+    const limits = { ...DEFAULT_READ_LIMITS, sqlitePageRows: 3, sqliteRowCount: 7 };
+    const pager = new KeysetPager(db, 'cursorDiskKV', limits, new ReadCounters());
+    const seen: number[] = [];
+    expect(() => {
+      for (const page of pager.pages('bubbleId:s:', new HydrationBudget(limits))) seen.push(page.length);
+    }).toThrow(SourceLimitExceeded);
+    expect(seen).toEqual([3, 3]);
+    db.close();
   });
 });
