@@ -1,6 +1,10 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { globalContentDigests } from '../../../src/extract/composer/global-content-digests.js';
+import {
+  CHUNK_VALUE_BYTES,
+  chunkedBubbleRows,
+  globalContentDigests,
+} from '../../../src/extract/composer/global-content-digests.js';
 import { ContentDigest } from '../../../src/extract/composer/session-fingerprint.js';
 
 function table(): Database.Database {
@@ -58,5 +62,57 @@ describe('globalContentDigests', () => {
     expect(after.get('a')).not.toBe(before.get('a'));
     expect(after.get('b')).toBe(before.get('b'));
     db.close();
+  });
+
+  it('reads chunks equal to row-by-row reads: large, empty, NULL, text and odd-byte values', () => {
+    {
+      const db = new Database(':memory:');
+      db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+      const put = db.prepare('INSERT INTO cursorDiskKV (rowid, key, value) VALUES (?, ?, ?)');
+      const values = (i: number): Buffer | string | number | null => {
+        if (i % 97 === 0) return null;
+        if (i % 89 === 0) return Buffer.alloc(0);
+        if (i % 83 === 0) return Buffer.alloc(CHUNK_VALUE_BYTES + (i % 3), i % 256);
+        if (i % 7 === 0) return Buffer.from([0, 0xff, 0xc3, i % 256, 0]);
+        if (i % 5 === 0) return i * 1.5;
+        return i % 2 === 0 ? `text ${i} é` : Buffer.from(`blob ${i}`);
+      };
+      const rowids: Record<string, number[]> = { a: [], b: [] };
+      for (let i = 1; i <= 700; i++) {
+        // Negative and sparse rowids, sessions interleaved, other keys between them.
+        const rowid = i * 3 - 900;
+        const session = i % 3 === 0 ? 'b' : 'a';
+        if (i % 11 === 0) put.run(rowid, `composerData:x${i}`, Buffer.from('{}'));
+        else if (i % 13 === 0) put.run(rowid, `bubbleId:z:${i}`, Buffer.from('no session'));
+        else {
+          put.run(rowid, `bubbleId:${session}:${i}`, values(i));
+          rowids[session]!.push(rowid);
+        }
+      }
+      const read = db.prepare('SELECT CAST(value AS BLOB) FROM cursorDiskKV WHERE rowid = ?').pluck();
+      const reference = (ids: number[]): string =>
+        expected(
+          undefined,
+          [...ids].sort((x, y) => x - y).map((id) => [id, read.get(id) as Buffer | null]),
+        );
+      const digests = globalContentDigests(db, [
+        { composerId: 'a', doc: () => undefined, rowids: () => rowids.a! },
+        { composerId: 'b', doc: () => undefined, rowids: () => rowids.b! },
+      ]);
+      expect(digests.get('a')).toBe(reference(rowids.a!));
+      expect(digests.get('b')).toBe(reference(rowids.b!));
+      // The chunks themselves, not a fallback: every bubble row, in rowid order, with its bytes.
+      const rows = [...chunkedBubbleRows(db)];
+      const all = db
+        .prepare(
+          "SELECT rowid AS r, CAST(value AS BLOB) AS v FROM cursorDiskKV WHERE key LIKE 'bubbleId:%' ORDER BY rowid",
+        )
+        .raw(true)
+        .all() as [number, Buffer | null][];
+      const hex = (v: Uint8Array | null): string | null =>
+        v === null ? null : Buffer.from(v).toString('hex');
+      expect(rows.map(([r, v]) => [r, hex(v)])).toEqual(all.map(([r, v]) => [r, hex(v)]));
+      db.close();
+    }
   });
 });
