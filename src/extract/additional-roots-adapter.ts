@@ -1,10 +1,12 @@
 /**
- * Reads the further data roots of default discovery with one Composer or Store reader per root, so
- * each root's sources keep their own keys and its sessions group with the other roots' occurrences
- * of the same ID (replica rules), never as duplicates.
+ * Reads the further data roots with the primary roots' readers (Composer for a `User` dir; Store, SDK
+ * store and code tracking for an agent home), so each root's sources keep their own keys and its
+ * sessions group with other roots' copies of the same ID as replicas, never duplicates.
  */
 import type { Diagnostic } from '../shared/diagnostic.js';
+import { CodeTrackingAdapter } from './code-tracking/code-tracking-adapter.js';
 import { ComposerAdapter } from './composer/composer-adapter.js';
+import { SdkStoreAdapter } from './sdk/sdk-adapter.js';
 import type {
   Contribution,
   DiscoveredSource,
@@ -25,23 +27,24 @@ export class AdditionalRootsAdapter implements SourceAdapter {
     const sources: DiscoveredSource[] = [];
     for (const root of roots.additionalRoots ?? []) {
       const store = root.kind === 'agent-home';
-      const reader: SourceAdapter = store ? new StoreAdapter() : new ComposerAdapter();
-      this.readers.push(reader);
-      const found = await reader.discover(
-        {
-          cursorUserDir: store ? null : root.path,
-          cursorStoreRoot: store ? root.path : null,
-          inputs: [],
-          backups: [],
-          carrier: roots.carrier,
-        },
-        ctx,
-      );
-      for (const source of found) {
-        // The same file reached by two spellings of a root is one source, read once.
-        if (this.owners.has(source.sourceKey)) continue;
-        this.owners.set(source.sourceKey, reader);
-        sources.push(source);
+      const readers: SourceAdapter[] = store
+        ? [new StoreAdapter(), new SdkStoreAdapter(), new CodeTrackingAdapter()]
+        : [new ComposerAdapter()];
+      const rootOnly: SourceRoots = {
+        cursorUserDir: store ? null : root.path,
+        cursorStoreRoot: store ? root.path : null,
+        inputs: [],
+        backups: [],
+        carrier: roots.carrier,
+      };
+      for (const reader of readers) {
+        this.readers.push(reader);
+        for (const source of await reader.discover(rootOnly, ctx)) {
+          // The same file reached by two spellings of a root is one source, read once.
+          if (this.owners.has(source.sourceKey)) continue;
+          this.owners.set(source.sourceKey, reader);
+          sources.push(source);
+        }
       }
     }
     return sources;

@@ -187,7 +187,7 @@ function isFile(path: string): boolean {
   }
 }
 
-/** Files of an agent home this build does not read yet, counted by name only. */
+/** Files of an agent home a run reads but doctor does not catalog, counted by name only. */
 export interface AgentHomeExtras {
   sdkAgentStores: number;
   codeTrackingDb: boolean;

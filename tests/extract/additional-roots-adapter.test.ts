@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildInstallTree, CANARY_KEY, type InstallTree } from '../../fixtures/data-roots/install-tree.js';
+import {
+  buildInstallTree,
+  CANARY_KEY,
+  type InstallTree,
+  SDK_AGENT_ID,
+  TRACKED_SESSION_ID,
+} from '../../fixtures/data-roots/install-tree.js';
 import { SAMPLE_COMPOSERS } from '../../fixtures/sample/sample-corpus.js';
 import { DEFAULT_READ_LIMITS } from '../../src/extract/limits/read-limits.js';
 import type { AdditionalRoot } from '../../src/extract/source-adapter.js';
@@ -84,6 +90,36 @@ describe('several data roots in one run', () => {
     ]);
   });
 
+  it("reads the extra agent home's SDK store and tracking DB as replicas of the same sessions", async () => {
+    const agent = `SELECT session_id, title, message_count, fidelity FROM sessions WHERE session_id = '${SDK_AGENT_ID}'`;
+    expect(await queryRows(single, agent)).toHaveLength(1);
+    expect(await queryRows(several, agent)).toEqual(await queryRows(single, agent));
+    const turns = `SELECT message_id, content FROM messages WHERE session_id = '${SDK_AGENT_ID}' ORDER BY ordinal`;
+    expect(await queryRows(several, turns)).toEqual(await queryRows(single, turns));
+    const states = async (id: string, representation: string) =>
+      (
+        await queryRows(
+          several,
+          `SELECT state, occurrence_ref FROM source_instances
+           WHERE session_id = '${id}' AND representation = '${representation}' ORDER BY state`,
+        )
+      ).map((i) => i.state);
+    expect(await states(SDK_AGENT_ID, 'sdk-agent-store')).toEqual(['contributed', 'equivalent-replica']);
+    expect(await states(TRACKED_SESSION_ID, 'ai-code-tracking')).toEqual([
+      'contributed',
+      'equivalent-replica',
+    ]);
+    // Each carrier keeps its own source key: one occurrence per agent home.
+    const refs = await queryRows(
+      several,
+      `SELECT DISTINCT occurrence_ref FROM source_instances WHERE session_id = '${SDK_AGENT_ID}'
+       AND representation = 'sdk-agent-store'`,
+    );
+    expect(refs).toHaveLength(2);
+    const tracked = `SELECT extensions FROM sessions WHERE session_id = '${TRACKED_SESSION_ID}'`;
+    expect(await queryRows(several, tracked)).toEqual(await queryRows(single, tracked));
+  });
+
   it('reads no payload in a --since-last run over unchanged roots', async () => {
     const summary = await load(tree, roots, several, 'duckdb', true);
     expect(summary.payloadBytesRead).toBe(0);
@@ -92,6 +128,14 @@ describe('several data roots in one run', () => {
 
   it('loads the same sessions into a Parquet dataset', async () => {
     const sql = 'SELECT session_id, title, message_count, fidelity FROM sessions ORDER BY session_id';
+    const instances =
+      "SELECT session_id, representation, state FROM source_instances WHERE representation IN ('sdk-agent-store', 'ai-code-tracking') ORDER BY ALL";
+    const parquetInstances = await withReadOnlyTarget(
+      { kind: 'parquet', path: dataset },
+      async (connection) => (await runQuery(connection, instances)).rows,
+    );
+    expect(parquetInstances).toHaveLength(4);
+    expect(parquetInstances).toEqual(await queryRows(several, instances));
     const parquet = await withReadOnlyTarget(
       { kind: 'parquet', path: dataset },
       async (connection) => (await runQuery(connection, sql)).rows,

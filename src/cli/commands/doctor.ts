@@ -137,7 +137,7 @@ function humanReport(report: DoctorReport): string {
     );
     if (r.extras !== null && (r.extras.sdkAgentStores > 0 || r.extras.codeTrackingDb))
       lines.push(
-        `         not read by this build: ${r.extras.sdkAgentStores} SDK agent store(s)${r.extras.codeTrackingDb ? ', ai-code-tracking.db' : ''}`,
+        `         also read, not counted here: ${r.extras.sdkAgentStores} SDK agent store(s)${r.extras.codeTrackingDb ? ', ai-code-tracking.db' : ''}`,
       );
   }
   const read = report.roots.filter((r) => r.read).length;

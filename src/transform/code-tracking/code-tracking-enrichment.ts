@@ -3,6 +3,7 @@
  * summary (title only where the session has none), AI line attribution per request, file, source
  * and model (`human` lines are not AI attribution), and deleted files, in `extensions.aiCodeTracking`.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type {
   CodeTrackingContribution,
   TrackingRow,
@@ -21,15 +22,19 @@ const time = (row: TrackingRow, field: string): string | null => {
   return ms === null ? null : new Date(ms).toISOString();
 };
 
-function instance(c: CodeTrackingContribution, failed: boolean): ViewSourceInstance {
+function instance(
+  c: CodeTrackingContribution,
+  state: ViewSourceInstance['state'],
+  reasonCode: string | null,
+): ViewSourceInstance {
   return {
     sourceRole: 'composer',
     representation: 'ai-code-tracking',
-    state: failed ? 'failed' : 'contributed',
+    state,
     occurrenceRef: c.occurrence.occurrenceRef,
     carrier: c.occurrence.carrier,
     workspacePath: null,
-    reasonCode: failed ? 'source-unavailable' : null,
+    reasonCode,
   };
 }
 
@@ -71,15 +76,26 @@ export function withCodeTracking(
   view: SessionView,
   contributions: readonly CodeTrackingContribution[],
 ): SessionView {
-  const read = contributions.filter((c) => c.data.status === 'read');
-  const chosen = read[0];
+  // Several data roots may each carry a tracking DB: one backs the facts, the others are replicas.
+  const ordered = [...contributions].sort((a, b) =>
+    a.occurrence.occurrenceRef < b.occurrence.occurrenceRef ? -1 : 1,
+  );
+  const chosen = ordered.find((c) => c.data.status === 'read');
+  const chosenFacts = chosen === undefined ? null : facts(chosen);
+  const state = (c: CodeTrackingContribution): ViewSourceInstance => {
+    if (c.data.status !== 'read') return instance(c, 'failed', 'source-unavailable');
+    if (c === chosen) return instance(c, 'contributed', null);
+    return isDeepStrictEqual(facts(c), chosenFacts)
+      ? instance(c, 'equivalent-replica', null)
+      : instance(c, 'superseded', 'tracking-replica');
+  };
   return {
     ...view,
     title: view.title ?? text(chosen?.data.summary ?? null, 'title'),
-    instances: [...view.instances, ...contributions.map((c) => instance(c, c.data.status !== 'read'))],
-    diagnostics: [...view.diagnostics, ...contributions.flatMap((c) => c.diagnostics)],
-    sourceKeys: [...view.sourceKeys, ...contributions.map((c) => c.occurrence.sourceKey)],
+    instances: [...view.instances, ...ordered.map(state)],
+    diagnostics: [...view.diagnostics, ...ordered.flatMap((c) => c.diagnostics)],
+    sourceKeys: [...view.sourceKeys, ...ordered.map((c) => c.occurrence.sourceKey)],
     extensions:
-      chosen === undefined ? view.extensions : { ...(view.extensions ?? {}), aiCodeTracking: facts(chosen) },
+      chosenFacts === null ? view.extensions : { ...(view.extensions ?? {}), aiCodeTracking: chosenFacts },
   };
 }

@@ -3,6 +3,7 @@
  * timing, usage, tool results); the rest is appended. Alone, each run is one `sdk:v1:run:<run_id>`
  * message. Existing IDs never change.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { SdkAgentContribution } from '../../extract/sdk/sdk-contribution.js';
 import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';
 import { rowSource } from '../row-source.js';
@@ -311,11 +312,11 @@ export function resolveWithSdk(
   const others = read
     .slice(1)
     .map((r) =>
-      instance(
-        r.c,
-        r.agent === null ? 'failed' : 'superseded',
-        r.agent === null ? 'source-unavailable' : 'sdk-replica',
-      ),
+      r.agent === null
+        ? instance(r.c, 'failed', 'source-unavailable')
+        : isDeepStrictEqual(r.agent, chosen.agent)
+          ? instance(r.c, 'equivalent-replica', null)
+          : instance(r.c, 'superseded', 'sdk-replica'),
     );
   if (chosen.agent === null) {
     if (view === null) throw SessionUnavailable.of(sessionId, diagnostics);

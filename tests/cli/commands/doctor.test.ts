@@ -123,7 +123,7 @@ describe('etl doctor', () => {
     expect(human).toMatch(/absent\s+ide-user\s+linux/);
     const distro = report.roots.find((r) => r.path === tree.distroAgentHome);
     expect(distro?.extras).toEqual({ sdkAgentStores: 1, codeTrackingDb: true });
-    expect(human).toContain('not read by this build: 1 SDK agent store(s), ai-code-tracking.db');
+    expect(human).toContain('also read, not counted here: 1 SDK agent store(s), ai-code-tracking.db');
   });
 
   it('counts sessions, messages and blobs per layout generation from metadata', () => {
