@@ -14,6 +14,7 @@ export const MODULE_MOCKING = [
   'tests/extract/capture/capture-adapter.test.ts',
   'tests/extract/composer/discover-user-dir.test.ts',
   'tests/extract/store/store-inventory.test.ts',
+  'tests/sync/wsl-io-retry.test.ts',
 ];
 
 export default defineConfig({
