@@ -151,15 +151,25 @@ export class DuckDbTarget implements WarehouseTarget {
       return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
     let rows = 0;
+    // The transaction holds the rows it deletes and appends, so the pool is sized for both.
+    const appending = writes.reduce(
+      (n, s) =>
+        n + 1 + s.messages.length + s.toolCalls.length + s.sourceInstances.length + s.rowProvenance.length,
+      0,
+    );
     await this.inTransaction(async () => {
       faultPoint('batch-begun');
+      await this.warehouse.fitRows(appending);
       if (replaced.length > 0) {
+        let deleted = 0;
         for (const table of CONTENT_TABLES) {
-          await this.connection.run(
+          const result = await this.connection.run(
             `DELETE FROM ${table.name} WHERE session_id IN (${placeholders(replaced.length)})`,
             replaced,
           );
+          deleted += result.rowsChanged;
         }
+        await this.warehouse.fitRows(appending + deleted);
         faultPoint('batch-deleted');
       }
       if (relocated.length > 0) {
