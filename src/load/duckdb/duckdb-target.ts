@@ -142,6 +142,9 @@ export class DuckDbTarget implements WarehouseTarget {
     ledger?: LedgerBatch,
     policy: LoadPolicy = DEFAULT_LOAD_POLICY,
   ): Promise<LoadResult[]> {
+    // Comparing with the archived rows aggregates their provenance, and a replace holds both
+    // versions: the pool is sized as if each incoming session replaced one of its size.
+    await this.warehouse.fitRows(2 * sessions.reduce((n, s) => n + sessionRows(s), 0));
     const archived =
       sessions.length === 0
         ? new Map<string, ArchivedState>()
@@ -151,15 +154,9 @@ export class DuckDbTarget implements WarehouseTarget {
       return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
     let rows = 0;
-    // The transaction holds the rows it deletes and appends, so the pool is sized for both.
-    const appending = writes.reduce(
-      (n, s) =>
-        n + 1 + s.messages.length + s.toolCalls.length + s.sourceInstances.length + s.rowProvenance.length,
-      0,
-    );
+    const appending = writes.reduce((n, s) => n + sessionRows(s), 0);
     await this.inTransaction(async () => {
       faultPoint('batch-begun');
-      await this.warehouse.fitRows(appending);
       if (replaced.length > 0) {
         let deleted = 0;
         for (const table of CONTENT_TABLES) {
@@ -169,6 +166,7 @@ export class DuckDbTarget implements WarehouseTarget {
           );
           deleted += result.rowsChanged;
         }
+        // The archived versions may be larger than the incoming ones.
         await this.warehouse.fitRows(appending + deleted);
         faultPoint('batch-deleted');
       }
@@ -371,4 +369,9 @@ export class DuckDbTarget implements WarehouseTarget {
       }
     });
   }
+}
+
+/** The rows a session adds across the content tables. */
+function sessionRows(s: NormalizedSession): number {
+  return 1 + s.messages.length + s.toolCalls.length + s.sourceInstances.length + s.rowProvenance.length;
 }
