@@ -142,6 +142,9 @@ export class DuckDbTarget implements WarehouseTarget {
     ledger?: LedgerBatch,
     policy: LoadPolicy = DEFAULT_LOAD_POLICY,
   ): Promise<LoadResult[]> {
+    // Comparing with the archived rows aggregates their provenance, and a replace holds both
+    // versions: the pool is sized as if each incoming session replaced one of its size.
+    await this.warehouse.fitRows(2 * sessions.reduce((n, s) => n + sessionRows(s), 0));
     const archived =
       sessions.length === 0
         ? new Map<string, ArchivedState>()
@@ -151,15 +154,20 @@ export class DuckDbTarget implements WarehouseTarget {
       return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
     let rows = 0;
+    const appending = writes.reduce((n, s) => n + sessionRows(s), 0);
     await this.inTransaction(async () => {
       faultPoint('batch-begun');
       if (replaced.length > 0) {
+        let deleted = 0;
         for (const table of CONTENT_TABLES) {
-          await this.connection.run(
+          const result = await this.connection.run(
             `DELETE FROM ${table.name} WHERE session_id IN (${placeholders(replaced.length)})`,
             replaced,
           );
+          deleted += result.rowsChanged;
         }
+        // The archived versions may be larger than the incoming ones.
+        await this.warehouse.fitRows(appending + deleted);
         faultPoint('batch-deleted');
       }
       if (relocated.length > 0) {
@@ -361,4 +369,9 @@ export class DuckDbTarget implements WarehouseTarget {
       }
     });
   }
+}
+
+/** The rows a session adds across the content tables. */
+function sessionRows(s: NormalizedSession): number {
+  return 1 + s.messages.length + s.toolCalls.length + s.sourceInstances.length + s.rowProvenance.length;
 }

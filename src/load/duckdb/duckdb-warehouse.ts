@@ -54,6 +54,11 @@ export interface DuckDbWarehouse extends OpenedWarehouse {
    * inside the writing transaction, so the warehouse's recorded largest value rises with its rows.
    */
   fitValue(bytes: number): Promise<void>;
+  /**
+   * Makes the writer's pool fit a transaction deleting and appending this many rows; never lowers
+   * it, and never recorded, so the next run starts from the base and the largest value again.
+   */
+  fitRows(rows: number): Promise<void>;
 }
 
 /**
@@ -152,15 +157,21 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
     process.umask(previousUmask);
   }
   let fitted = 0;
+  let fittedRows = 0;
   const opened: DuckDbWarehouse = {
     instance,
     connection,
     meta: null,
     fitValue: async (bytes) => {
       if (bytes <= fitted) return;
-      await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, bytes);
+      await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, bytes, fittedRows);
       await writeMetaValue(connection, LARGEST_VALUE_KEY, String(bytes));
       fitted = bytes;
+    },
+    fitRows: async (rows) => {
+      if (rows <= fittedRows) return;
+      await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, fitted, rows);
+      fittedRows = rows;
     },
     keepSmallWal: async () => {
       if (walBytes(path) >= KEPT_WAL_MAX_BYTES) return false;

@@ -8,9 +8,24 @@ import { sqlString } from './sql-string.js';
 /** Blocks of the largest value's size an instance may need pinned at once, with a margin. */
 const VALUE_COPIES = 3;
 
-/** The memory limit for an instance whose base limit is `baseBytes` and whose largest value is `valueBytes`. */
-export function memoryLimitBytes(baseBytes: number, valueBytes: number): number {
-  return baseBytes + VALUE_COPIES * Math.max(0, valueBytes);
+/**
+ * Rows one transaction may delete and append within the base limit: a full batch (50,000 rows
+ * and their provenance, replaced) stays under it, so ordinary runs keep the base.
+ */
+export const ROWS_IN_BASE = 200_000;
+
+/**
+ * Pool bytes per row past ROWS_IN_BASE. Replacing a 1M-message session (about 4M rows deleted
+ * and appended) ran out of memory at 64 MB and passed at 256 MB; this gives it about 307 MB.
+ */
+export const ROW_BYTES = 64;
+
+/**
+ * The memory limit for an instance whose base limit is `baseBytes`, whose largest value is
+ * `valueBytes` and whose transaction deletes and appends `rows` rows.
+ */
+export function memoryLimitBytes(baseBytes: number, valueBytes: number, rows = 0): number {
+  return baseBytes + VALUE_COPIES * Math.max(0, valueBytes) + ROW_BYTES * Math.max(0, rows - ROWS_IN_BASE);
 }
 
 /** A DuckDB `memory_limit` setting for a byte count, in whole KiB. */
@@ -53,13 +68,14 @@ export async function largestStoredValueBytes(connection: DuckDBConnection): Pro
   return largest;
 }
 
-/** Raises the connection's instance limit to fit `valueBytes` over `baseBytes`, when it does not already. */
+/** Sets the connection's instance limit to fit `valueBytes` and `rows` over `baseBytes`. */
 export async function fitMemoryLimit(
   connection: DuckDBConnection,
   baseBytes: number,
   valueBytes: number,
+  rows = 0,
 ): Promise<number> {
-  const bytes = memoryLimitBytes(baseBytes, valueBytes);
+  const bytes = memoryLimitBytes(baseBytes, valueBytes, rows);
   await connection.run(`SET memory_limit = ${sqlString(memoryLimitSetting(bytes))}`);
   return bytes;
 }
