@@ -3,7 +3,7 @@
  * `index.db` without its tables, a damaged workspace DB): the sources that were read advance in the
  * ledger, the unread one keeps its stored row and sessions, and only it is read again next time.
  */
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../fixtures/bench/seeded-random.js';
@@ -67,8 +67,13 @@ function fixture(): Fixture {
   return { dir, world, sdkIndex, warehouse: join(dir, 'incremental.duckdb') };
 }
 
-const run = (f: Fixture, sinceLast: boolean, warehouse = f.warehouse): Promise<RunSummary> =>
-  runInProcess({ userDir: f.world.userDir, storeRoot: f.world.storeRoot }, warehouse, sinceLast);
+const run = (
+  f: Fixture,
+  sinceLast: boolean,
+  warehouse = f.warehouse,
+  kind: 'duckdb' | 'parquet' = 'duckdb',
+): Promise<RunSummary> =>
+  runInProcess({ userDir: f.world.userDir, storeRoot: f.world.storeRoot }, warehouse, sinceLast, kind);
 
 const unreadable = (summary: RunSummary) =>
   summary.diagnostics.filter((d) => d.code === 'SOURCE_UNREADABLE').map((d) => d.details);
@@ -161,6 +166,30 @@ describe('--since-last with a source it cannot read', { timeout: 120_000 }, () =
     await expectConverged(f, 'repaired');
   });
 
+  it('an index.db replaced by a directory is unread at discovery, not vanished', async () => {
+    const f = fixture();
+    writeAgents(f.sdkIndex, 1);
+    await run(f, false);
+    rmSync(f.sdkIndex);
+    mkdirSync(f.sdkIndex);
+    for (const step of [1, 2]) {
+      if (step === 2) applySourceChange(f.world, 'transcript-append', new SeededRandom(7));
+      const summary = await run(f, true);
+      expect(unreadable(summary)).toEqual([expect.objectContaining({ reason: 'not-a-regular-file' })]);
+      expect(summary.counts.sessionsMarkedAbsent).toBe(0);
+      expect((await presence(f.warehouse))[AGENTS[0]!]).toBe(true);
+    }
+    const rows = await queryRows(
+      f.warehouse,
+      `SELECT present FROM etl_sources WHERE kind = 'sdk-agent-index'`,
+    );
+    expect(rows).toEqual([{ present: true }]);
+    rmSync(f.sdkIndex, { recursive: true });
+    writeAgents(f.sdkIndex, 2);
+    expect((await run(f, true)).counts.sessionsInserted).toBe(1);
+    await expectConverged(f, 'directory-repaired');
+  });
+
   it('a damaged workspace DB is re-read alone until repaired, its sessions staying present', async () => {
     const f = fixture();
     writeAgents(f.sdkIndex, 1);
@@ -188,5 +217,25 @@ describe('--since-last with a source it cannot read', { timeout: 120_000 }, () =
     const repaired = await run(f, true);
     expect(unreadable(repaired)).toEqual([]);
     await expectConverged(f, 'workspace-repaired');
+  });
+
+  it('parquet: the same rule holds for the dataset target', async () => {
+    const f = fixture();
+    const dataset = join(f.dir, 'dataset');
+    writeAgents(f.sdkIndex, 1);
+    await run(f, false, dataset, 'parquet');
+    damage(f.sdkIndex);
+    expectOnlyUnreadRetried(await run(f, true, dataset, 'parquet'));
+    applySourceChange(f.world, 'transcript-append', new SeededRandom(7));
+    const changed = await run(f, true, dataset, 'parquet');
+    expect(changed.counts.sourcesSkippedUnchanged).toBe(changed.counts.sourcesSeen - 2);
+    expectOnlyUnreadRetried(await run(f, true, dataset, 'parquet'));
+    writeAgents(f.sdkIndex, 2);
+    const repaired = await run(f, true, dataset, 'parquet');
+    expect(unreadable(repaired)).toEqual([]);
+    expect(repaired.counts.sessionsInserted).toBe(1);
+    expect(repaired.counts.sessionsMarkedAbsent).toBe(0);
+    const noop = await run(f, true, dataset, 'parquet');
+    expect(noop.counts.sourcesSkippedUnchanged).toBe(noop.counts.sourcesSeen);
   });
 });
