@@ -45,6 +45,8 @@ export interface LedgerFinal {
   concludeVanished: boolean;
   /** Kinds whose data root did not exist this run: their undiscovered sources are not concluded gone. */
   unreadKinds: ReadonlySet<string>;
+  /** Sources this run could not read (none fails the run): their rows and memberships stay as stored. */
+  unreadSources: ReadonlySet<string>;
   /** Filled by the target when the final batch commits. */
   outcome: { markedAbsent: number };
 }
@@ -67,11 +69,13 @@ export interface SyncLedgerStore {
   sourcesOfSessions(sessionIds: readonly string[]): Promise<Map<string, string[]>>;
 }
 
-/** What a run could not see and so must not conclude gone: sources of other roots or of a missing root. */
+/** What a run could not see and so must not conclude gone: other roots, a missing root, an unread source. */
 export interface VanishScope {
   rootsDigest: string;
   discovered: ReadonlySet<string>;
   unreadKinds: ReadonlySet<string>;
+  /** Sources found but not read: unseen is not gone. */
+  unreadSources: ReadonlySet<string>;
 }
 
 /** A source the ledger holds as present that this run, over the same roots, no longer discovered. */
@@ -84,6 +88,7 @@ export function hasVanished(
     stored.present &&
     stored.rootsDigest === scope.rootsDigest &&
     !scope.discovered.has(sourceKey) &&
+    !scope.unreadSources.has(sourceKey) &&
     !scope.unreadKinds.has(stored.kind)
   );
 }

@@ -9,34 +9,41 @@ import type { SessionBatches } from './session-batches.js';
 
 /**
  * The ledger advances only after a complete, unscoped read. A filter that matched nothing read
- * nothing, so it cannot vouch for any source either.
+ * nothing, so it cannot vouch for any source either. A source that could not be read, when none
+ * fails the run, keeps its stored row and memberships while every source that was read advances.
  */
 export function ledgerFinal(run: RunState, plan: Plan, runScope: RunScope): LedgerFinal | undefined {
+  const unread = run.ctx.unreadSources;
   const complete =
     run.status === 'committed' &&
     run.ctx.scope === null &&
     runScope.kind === 'all' &&
     run.unavailable === null &&
-    run.ctx.unreadSources?.size === 0;
+    unread !== undefined &&
+    ![...unread.values()].some((u) => u.failsRun);
   if (!complete) return undefined;
+  const read = (sourceKey: string): boolean => !unread.has(sourceKey);
   return {
     rootsDigest: canonicalHash(run.options.roots),
     optionsDigest: run.readDigest,
-    sources: plan.classified.map((c) => ({
-      sourceKey: c.found.source.sourceKey,
-      kind: c.found.source.kind,
-      fingerprint: c.found.source.fingerprint,
-      fingerprintDigest: c.fingerprintDigest,
-      changed: c.state !== 'unchanged',
-      // A prefix checkpoint hashes source bytes: a redacted warehouse keeps none.
-      checkpoint:
-        run.job === null
-          ? plan.checkpoints.forLedger(c.found.source.sourceKey, c.state === 'unchanged')
-          : null,
-    })),
-    fullyRead: plan.fullyRead,
+    sources: plan.classified
+      .filter((c) => read(c.found.source.sourceKey))
+      .map((c) => ({
+        sourceKey: c.found.source.sourceKey,
+        kind: c.found.source.kind,
+        fingerprint: c.found.source.fingerprint,
+        fingerprintDigest: c.fingerprintDigest,
+        changed: c.state !== 'unchanged',
+        // A prefix checkpoint hashes source bytes: a redacted warehouse keeps none.
+        checkpoint:
+          run.job === null
+            ? plan.checkpoints.forLedger(c.found.source.sourceKey, c.state === 'unchanged')
+            : null,
+      })),
+    fullyRead: unread.size === 0 ? plan.fullyRead : new Map([...plan.fullyRead].filter(([key]) => read(key))),
     concludeVanished: true,
     unreadKinds: run.unreadKinds,
+    unreadSources: new Set(unread.keys()),
     outcome: { markedAbsent: 0 },
   };
 }

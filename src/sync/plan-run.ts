@@ -52,11 +52,12 @@ async function catalogPlan(run: RunState, discovery: Promise<FoundSource[]>): Pr
     rootsDigest: canonicalHash(options.roots),
     discovered: new Set(found.map((f) => f.source.sourceKey)),
     unreadKinds: run.unreadKinds,
+    unreadSources: new Set(ctx.unreadSources?.keys() ?? []),
   };
   const vanished = [...prior.values()]
     .filter((p) => hasVanished(p.sourceKey, p, scope))
     .map((p) => p.sourceKey);
-  const affected = await affectedSessions(target.ledger, toRead, bySource, vanished);
+  const affected = await affectedSessions(target.ledger, toRead, bySource, vanished, scope.unreadSources);
   // Affected sessions may also hold occurrences in unchanged sources: catalog those (metadata only).
   const dependsOn = new Set([...(await target.ledger.sourcesOfSessions([...affected])).values()].flat());
   const extra = classified.filter((c) => c.state === 'unchanged' && dependsOn.has(c.found.source.sourceKey));

@@ -30,9 +30,16 @@ export class SessionBatches {
     private readonly run: RunState,
     plan: Plan,
   ) {
-    this.discoveredSourceKeys = new Set(plan.classified.map((c) => c.found.source.sourceKey));
+    // An unread source's memberships stay as stored: this run cannot say which sessions it holds.
+    this.discoveredSourceKeys = new Set(
+      plan.classified.map((c) => c.found.source.sourceKey).filter((key) => !this.unread(key)),
+    );
     this.takenBytes = run.ctx.counters.payloadBytes;
     this.batchStartBytes = this.takenBytes;
+  }
+
+  private unread(sourceKey: string): boolean {
+    return this.run.ctx.unreadSources?.has(sourceKey) ?? false;
   }
 
   /** A session was taken from hydration (loaded or not) once `bytesRead` payload bytes were read. */
@@ -43,7 +50,10 @@ export class SessionBatches {
   /** Adds a taken session; starts loading the batch once it is full. */
   async add(session: NormalizedSession, members: readonly CatalogEntry[]): Promise<void> {
     this.batch.push(session);
-    this.memberships.set(session.session.session_id, membershipsOf(members));
+    this.memberships.set(
+      session.session.session_id,
+      membershipsOf(members).filter((m) => !this.unread(m.sourceKey)),
+    );
     this.batchRows += session.messages.length + session.toolCalls.length + 1;
     const batchBytes = this.takenBytes - this.batchStartBytes;
     if (

@@ -66,6 +66,18 @@ describe('the finish step of a run', () => {
     expect(ledgerFinal(run, plan, { kind: 'all' })).toBeUndefined();
   });
 
+  it('an unread source that does not fail the run keeps its row; the sources that were read advance', async () => {
+    const { run, plan } = await plannedRun();
+    const [unread, ...rest] = plan.classified.map((c) => c.found.source.sourceKey);
+    run.ctx.unreadSources?.set(unread!, { failsRun: false });
+    const final = ledgerFinal(run, plan, { kind: 'all' });
+    expect(final?.sources.map((s) => s.sourceKey)).toEqual(rest);
+    expect([...(final?.fullyRead.keys() ?? [])]).not.toContain(unread);
+    expect([...(final?.unreadSources ?? [])]).toEqual([unread]);
+    run.ctx.unreadSources?.set(rest[0]!, { failsRun: true });
+    expect(ledgerFinal(run, plan, { kind: 'all' })).toBeUndefined();
+  });
+
   it('loads the last batch with the ledger conclusions, then records the diagnostics and the run', async () => {
     const { run, plan, target, batches } = await plannedRun();
     run.diagnostics.push(diagnostic('SOURCE_ROOT_MISSING', 'missing', { root: 'cursor-user-dir' }));

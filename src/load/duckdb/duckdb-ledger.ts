@@ -245,6 +245,7 @@ export class DuckDbLedger implements SyncLedgerStore {
       rootsDigest: final.rootsDigest,
       discovered: new Set(final.sources.map((s) => s.sourceKey)),
       unreadKinds: final.unreadKinds,
+      unreadSources: final.unreadSources,
     };
     return [...previous].filter(([key, p]) => hasVanished(key, p, scope)).map(([key]) => key);
   }

@@ -53,6 +53,7 @@ export async function affectedSessions(
   catalogued: readonly SourceClassification[],
   entries: ReadonlyMap<string, CatalogEntry[]>,
   vanishedSourceKeys: readonly string[],
+  unreadSourceKeys: ReadonlySet<string> = new Set(),
 ): Promise<Set<string>> {
   const affected = new Set<string>();
   for (const { found, state } of catalogued) {
@@ -74,8 +75,9 @@ export async function affectedSessions(
         affected.add(occurrence.sessionId);
       } else if (occurrence.contentFingerprint !== undefined) unmoved.push([occurrence, before]);
     }
+    // A source that could not be read lists nothing: its sessions keep their archived views.
     for (const [ref, member] of prior) {
-      if (seen.has(ref)) continue;
+      if (seen.has(ref) || unreadSourceKeys.has(found.source.sourceKey)) continue;
       affected.add(member.sessionId);
     }
     // An in-place UPDATE keeps counts and rowids, and may come with a write that moved another
