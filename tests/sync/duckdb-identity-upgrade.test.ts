@@ -10,12 +10,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { writePreIdentityWarehouse } from '../../fixtures/duckdb/pre-identity-warehouse.js';
 import { UNDASHED } from '../../fixtures/parquet/pre-identity-dataset.js';
 import {
+  addUnaffectedSession,
   buildIdentityCorpus,
-  IDENTITY_CWD,
   IDENTITY_IDS as IDS,
   type IdentityCorpus,
 } from '../../fixtures/store/identity-corpus.js';
-import { chatSessionDir, writeMetaJson, writeStoreDb } from '../../fixtures/store/store-session.js';
 import { CONTENT_TABLES } from '../../schemas/tables.js';
 import { withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
 import { verifyWarehouse } from '../../src/load/duckdb/verify-warehouse.js';
@@ -24,7 +23,6 @@ import { runCli, tempDir } from '../helpers/run-cli.js';
 import { archivedStates, runInProcess } from '../helpers/sync-convergence.js';
 
 /** A Store session with no tool call and a dashed directory: the same rows under both builds. */
-const UNAFFECTED = 'd4000000-0000-4000-8000-000000000004';
 
 /** Rows of `sql` on a warehouse opened as a plain DuckDB file (no schema check, no migration). */
 async function rows(path: string, sql: string): Promise<Record<string, unknown>[]> {
@@ -80,19 +78,7 @@ describe('DuckDB identity upgrade from the pre-identity build', () => {
   beforeAll(async () => {
     const dir = tempDir('etl-duckdb-identity-upgrade-');
     corpus = buildIdentityCorpus(join(dir, 'sources'));
-    const unaffected = chatSessionDir(corpus.storeRoot, IDENTITY_CWD, UNAFFECTED);
-    writeMetaJson(unaffected, {
-      schemaVersion: 1,
-      createdAtMs: 1783737832293,
-      hasConversation: true,
-      cwd: IDENTITY_CWD,
-    });
-    writeStoreDb(join(unaffected, 'store.db'), {
-      tree: [
-        { message: { role: 'user', content: 'nothing to call' } },
-        { message: { role: 'assistant', content: 'ok' } },
-      ],
-    });
+    addUnaffectedSession(corpus);
     sinceLast = join(dir, 'since-last.duckdb');
     full = join(dir, 'full.duckdb');
     fresh = join(dir, 'fresh.duckdb');

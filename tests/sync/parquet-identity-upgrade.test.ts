@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UNDASHED, writePreIdentityDataset } from '../../fixtures/parquet/pre-identity-dataset.js';
 import {
+  addUnaffectedSession,
   buildIdentityCorpus,
-  IDENTITY_CWD,
   IDENTITY_IDS as IDS,
   type IdentityCorpus,
 } from '../../fixtures/store/identity-corpus.js';
-import { chatSessionDir, writeMetaJson, writeStoreDb } from '../../fixtures/store/store-session.js';
 import { CONTENT_TABLES } from '../../schemas/tables.js';
 import { verifyWarehouse } from '../../src/load/duckdb/verify-warehouse.js';
 import { DatasetLayout } from '../../src/load/parquet/dataset-layout.js';
@@ -25,7 +24,6 @@ import { runCli, tempDir } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/sync-convergence.js';
 
 /** A Store session with no tool call and a dashed directory: the same rows under both builds. */
-const UNAFFECTED = 'd4000000-0000-4000-8000-000000000004';
 
 const parquet = (path: string) => ({ kind: 'parquet', path }) as const;
 
@@ -80,19 +78,7 @@ describe('Parquet identity upgrade convergence', () => {
   beforeAll(async () => {
     const dir = tempDir('etl-parquet-identity-upgrade-');
     corpus = buildIdentityCorpus(join(dir, 'sources'));
-    const unaffected = chatSessionDir(corpus.storeRoot, IDENTITY_CWD, UNAFFECTED);
-    writeMetaJson(unaffected, {
-      schemaVersion: 1,
-      createdAtMs: 1783737832293,
-      hasConversation: true,
-      cwd: IDENTITY_CWD,
-    });
-    writeStoreDb(join(unaffected, 'store.db'), {
-      tree: [
-        { message: { role: 'user', content: 'nothing to call' } },
-        { message: { role: 'assistant', content: 'ok' } },
-      ],
-    });
+    addUnaffectedSession(corpus);
     upgraded = join(dir, 'upgraded');
     fresh = join(dir, 'fresh');
     await writePreIdentityDataset(corpus, upgraded, join(dir, 'old-build'), (warehouse) =>
