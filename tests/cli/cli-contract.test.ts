@@ -79,6 +79,25 @@ describe('etl CLI contract', () => {
     expect(stdout).not.toContain(root);
   });
 
+  it('a human run prints each diagnostic code once with its remedy, and names no custom root path', () => {
+    const root = tempDir();
+    const { code, stdout } = runCli([
+      'run',
+      '--cursor-user-dir',
+      join(root, 'typo', 'User'),
+      '--target',
+      `duckdb:${join(root, 'w.duckdb')}`,
+    ]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^run \S+ committed \(full\)/);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^warning SOURCE_ROOT_MISSING ×1: /),
+      '  → Check --cursor-user-dir / --cursor-store-root.',
+    ]);
+    expect(stdout).not.toContain(root);
+  });
+
   it('--help lists doctor', () => {
     expect(runCli(['--help']).stdout).toMatch(/\n {2}doctor /);
   });
