@@ -4,6 +4,7 @@ import { EXPORT_FORMATS } from '../load/export/export-formats.js';
 import { EXIT, UsageError } from '../shared/errors.js';
 import { requireCommonJs } from '../shared/require-commonjs.js';
 import type { ExportFlags } from './commands/export.js';
+import type { ReportFlags } from './commands/report.js';
 import { createOutput, reportFatal } from './output.js';
 import type { RunFlags } from './run-options.js';
 import { toolVersion } from './tool-version.js';
@@ -192,6 +193,21 @@ export function buildProgram(
       guarded(async (_opts, cmd: Command) => {
         const { exportCommand } = await import('./commands/export.js');
         return exportCommand(cmd.optsWithGlobals() as ExportFlags, createOutput(json(cmd)));
+      }),
+    );
+  program
+    .command('report')
+    .description('write one self-contained HTML report (charts, sessions, messages) readable offline')
+    .requiredOption('--out <file>', 'the HTML file to write')
+    .option('--max-sessions <n>', 'sessions listed and embedded, most recently updated first (default 500)')
+    .option('--overwrite', 'replace an existing file at --out')
+    .option(SHARED_PERMISSIONS, SHARED_PERMISSIONS_HELP)
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (_opts, cmd: Command) => {
+        const { reportCommand } = await import('./commands/report.js');
+        return reportCommand(cmd.optsWithGlobals() as ReportFlags, createOutput(json(cmd)));
       }),
     );
   return program;

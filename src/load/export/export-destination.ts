@@ -55,8 +55,9 @@ export class ExportDestination {
     return this.staging.path;
   }
 
-  static prepare(format: ExportFormat, out: string, overwrite: boolean): ExportDestination {
-    const oneFile = format === 'archive-jsonl';
+  /** `html-report` is the one file `etl report` writes; every other format but archive-jsonl is a directory. */
+  static prepare(format: ExportFormat | 'html-report', out: string, overwrite: boolean): ExportDestination {
+    const oneFile = format === 'archive-jsonl' || format === 'html-report';
     if (existsSync(out)) {
       const isDirectory = statSync(out).isDirectory();
       if (oneFile && isDirectory) throw refuse('directory', true);
