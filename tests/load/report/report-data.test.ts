@@ -1,0 +1,111 @@
+import { copyFileSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
+import { readFigures, reportTables } from '../../../src/load/report/report-data.js';
+import { listSessions, readSession } from '../../../src/load/report/report-sessions.js';
+import { loadReportCorpus } from '../../helpers/report-warehouse.js';
+
+let plain = '';
+let withFacts = '';
+
+/** The `usage` and `file_edits` tables as the usage and code-change work defines them, created by SQL. */
+async function addFactTables(path: string): Promise<void> {
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  try {
+    await connection.run(`CREATE TABLE IF NOT EXISTS usage (session_id VARCHAR, message_id VARCHAR,
+      model VARCHAR, mode VARCHAR, input_tokens BIGINT, output_tokens BIGINT, cache_read_tokens BIGINT,
+      cache_write_tokens BIGINT, measurement VARCHAR, timestamp TIMESTAMPTZ, timestamp_source VARCHAR)`);
+    await connection.run(`INSERT INTO usage (session_id, message_id, model, mode, input_tokens, output_tokens,
+        cache_read_tokens, cache_write_tokens, measurement, timestamp, timestamp_source)
+      SELECT session_id, message_id, 'usage-model', 'agent', 100, 10, 7, NULL, 'measured', timestamp, 'source'
+      FROM messages WHERE role = 'assistant' AND input_tokens IS NOT NULL
+      UNION ALL SELECT session_id, message_id, 'usage-model', 'auto', 50, 5, NULL, 3, 'estimated', timestamp, 'source'
+      FROM messages WHERE role = 'user'`);
+    await connection.run(`CREATE TABLE IF NOT EXISTS file_edits (session_id VARCHAR, message_id VARCHAR,
+      path VARCHAR, workspace_path VARCHAR, lines_added BIGINT, lines_removed BIGINT, user_decision VARCHAR,
+      tool_name VARCHAR)`);
+    await connection.run(`INSERT INTO file_edits (session_id, message_id, path, workspace_path, lines_added,
+        lines_removed, user_decision, tool_name)
+      VALUES ('s1', 'm1', '/w/a.ts', '/home/dev/acme-api', 3, 1, 'accepted', 'edit_file'),
+        ('s1', 'm2', '/w/a.ts', '/home/dev/acme-api', 2, 0, 'rejected', 'edit_file'),
+        ('s2', 'm1', '/w/b.ts', '/home/dev/acme-web', 5, 5, 'accepted', 'search_replace')`);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+beforeAll(async () => {
+  plain = loadReportCorpus('duckdb').slice('duckdb:'.length);
+  withFacts = `${plain}.facts.duckdb`;
+  copyFileSync(plain, withFacts);
+  await addFactTables(withFacts);
+}, 120_000);
+
+describe('report figures', () => {
+  it('without usage and file_edits: tokens from messages, files from v_file_touches', async () => {
+    const figures = await withReadOnlyWarehouse(plain, readFigures);
+    expect(figures.tables).toEqual({ usage: false, fileEdits: false });
+    expect(figures.totals).toMatchObject({ sessions: 18, messages: 57, workspaces: 2 });
+    expect(figures.activity.map((r) => r.day)).toContain('2025-10-14');
+    const sonnet = figures.models.find((r) => r.model === 'claude-4-sonnet');
+    expect(sonnet).toMatchObject({ measurement: 'messages', input_tokens: 17328, output_tokens: 2143 });
+    expect(figures.files[0]).toMatchObject({ count: 4, lines_added: null });
+    expect(figures.workspaces.map((r) => r.edits)).toEqual([null, null]);
+    expect(figures.tools.find((r) => r.tool === 'run_terminal_cmd')).toMatchObject({ calls: 6, failed: 5 });
+  });
+
+  it('with usage and file_edits: tokens by model and measurement, files and workspaces from the edits', async () => {
+    const figures = await withReadOnlyWarehouse(withFacts, readFigures);
+    expect(figures.tables).toEqual({ usage: true, fileEdits: true });
+    expect(figures.models.map((r) => [r.model, r.measurement, r.records])).toEqual([
+      ['usage-model', 'measured', 17],
+      ['usage-model', 'estimated', 20],
+    ]);
+    expect(figures.models[0]).toMatchObject({
+      input_tokens: 1700,
+      cache_read_tokens: 119,
+      cache_write_tokens: null,
+    });
+    expect(figures.files).toEqual([
+      { file: '/w/a.ts', count: 2, sessions: 1, lines_added: 5, lines_removed: 1 },
+      { file: '/w/b.ts', count: 1, sessions: 1, lines_added: 5, lines_removed: 5 },
+    ]);
+    expect(figures.workspaces.map((r) => [r.workspace, r.edits])).toEqual([
+      ['/home/dev/acme-api', 2],
+      ['/home/dev/acme-web', 1],
+    ]);
+    const list = await withReadOnlyWarehouse(withFacts, (c) => listSessions(c, 100, true));
+    expect(list.rows.find((r) => r.title === 'Refactor module 0')).toMatchObject({ input_tokens: 150 });
+  });
+
+  it('the catalogue check sees only the tables the warehouse has', async () => {
+    expect(await withReadOnlyWarehouse(plain, reportTables)).toEqual({ usage: false, fileEdits: false });
+  });
+
+  it('lists the most recently updated sessions first, up to the cap, and counts them all', async () => {
+    const list = await withReadOnlyWarehouse(plain, (c) => listSessions(c, 3, false));
+    expect(list.total).toBe(18);
+    expect(list.rows.map((r) => r.title)).toEqual([
+      'Escape <b>check</b> & </script>',
+      'Rename the helper module',
+      'Add a /health endpoint',
+    ]);
+  });
+
+  it('a session holds every message whole, its thinking, and tool calls with long text capped and counted', async () => {
+    const detail = await withReadOnlyWarehouse(plain, async (c) => {
+      const list = await listSessions(c, 1, false);
+      return readSession(c, String(list.rows[0]!.session_id));
+    });
+    expect(detail.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(detail.messages[0]!.content).toContain('<script>window.__pwned = 1</script>');
+    expect(detail.messages[1]!.thinking).toBe('</script><script>window.__pwned = 3</script>');
+    const [tool] = detail.messages[1]!.tools as { name: string; result: { text: string; omitted: number } }[];
+    expect(tool!.name).toBe('read_file');
+    expect(tool!.result.text).toHaveLength(4000);
+    expect(tool!.result.omitted).toBe(JSON.stringify({ contents: 'x'.repeat(9000) }).length - 4000);
+  });
+});
