@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_TEXT, SECRET_TOKEN } from '../../../fixtures/report/report-corpus.js';
+import { buildTimeCorpus } from '../../../fixtures/time/time-corpus.js';
 import { loadReportCorpus } from '../../helpers/report-warehouse.js';
 import { runCli, tempDir } from '../../helpers/run-cli.js';
 
@@ -73,5 +74,15 @@ describe('etl report', () => {
     expect(html).toContain('This warehouse is redacted');
     expect(html).toContain('[REDACTED:');
     expect(html).not.toContain(SECRET_TOKEN);
+  });
+
+  it('unknown times are counted in a note, never drawn or listed as 1970', () => {
+    const root = tempDir('etl-report-time-');
+    const { sources } = buildTimeCorpus(join(root, 'src'), ['"March 8"']);
+    const target = `duckdb:${join(root, 'w.duckdb')}`;
+    expect(runCli(['run', '--json', ...sources, '--target', target]).code).toBe(0);
+    const { html } = report(target);
+    expect(html).toMatch(/<p class="note" role="note">[\d,]+ messages have no known time/);
+    expect(html).not.toContain('1970');
   });
 });
