@@ -1,6 +1,6 @@
 /**
- * The sessions a report lists (the most recently updated first, up to a cap) and, one session at a
- * time, its messages with thinking and tool calls, so the writer never holds more than one session.
+ * The sessions a report lists (the most recently updated first, up to a cap) and, a bounded batch at
+ * a time, their messages with thinking and tool calls, so the writer never holds them all.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runQuery } from '../duckdb/read-only-query.js';
@@ -61,26 +61,47 @@ export interface SessionDetail {
   messages: Row[];
 }
 
-/** One session's messages in display order, each with its tool calls; message text and thinking whole. */
-export async function readSession(connection: DuckDBConnection, sessionId: string): Promise<SessionDetail> {
-  const id = sqlString(sessionId);
-  const messages = await runQuery(
-    connection,
-    `SELECT message_id, ordinal, role, content, thinking, model,
-      CASE WHEN timestamp_source = 'unknown' THEN NULL ELSE CAST(timestamp AS VARCHAR) END AS timestamp,
-      input_tokens, output_tokens, on_active_branch, is_sidechain, is_corrupted
-    FROM messages WHERE session_id = ${id} ORDER BY ordinal`,
-    SESSION_ROWS,
-  );
+/** Sessions read per query: at most this many, holding at most about BATCH_MESSAGES messages. */
+const BATCH_SESSIONS = 100;
+const BATCH_MESSAGES = 20_000;
+
+/** Consecutive groups of listed sessions, each read with one query per table. */
+export function sessionBatches(rows: readonly Row[]): Row[][] {
+  const batches: Row[][] = [];
+  let current: Row[] = [];
+  let messages = 0;
+  for (const row of rows) {
+    const count = Number(row.message_count ?? 0);
+    if (current.length > 0 && (current.length >= BATCH_SESSIONS || messages + count > BATCH_MESSAGES)) {
+      batches.push(current);
+      current = [];
+      messages = 0;
+    }
+    current.push(row);
+    messages += count;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/** Sessions' messages in display order, each with its tool calls; message text and thinking whole. */
+export async function readSessions(
+  connection: DuckDBConnection,
+  sessionIds: readonly string[],
+): Promise<Map<string, SessionDetail>> {
+  const ids = sessionIds.map(sqlString).join(', ');
+  const details = new Map<string, SessionDetail>(sessionIds.map((id) => [id, { messages: [] }]));
+  if (sessionIds.length === 0) return details;
   const calls = await runQuery(
     connection,
-    `SELECT message_id, tool_ordinal, name, status, params, result, error, user_decision
-    FROM tool_calls WHERE session_id = ${id} ORDER BY message_id, tool_ordinal`,
+    `SELECT session_id, message_id, tool_ordinal, name, status, params, result, error, user_decision
+    FROM tool_calls WHERE session_id IN (${ids}) ORDER BY session_id, message_id, tool_ordinal`,
     SESSION_ROWS,
   );
   const byMessage = new Map<string, Row[]>();
   for (const call of calls.rows) {
-    const list = byMessage.get(String(call.message_id)) ?? [];
+    const key = JSON.stringify([call.session_id, call.message_id]);
+    const list = byMessage.get(key) ?? [];
     list.push({
       name: call.name,
       status: call.status,
@@ -89,10 +110,18 @@ export async function readSession(connection: DuckDBConnection, sessionId: strin
       params: capToolText(call.params),
       result: capToolText(call.result),
     });
-    byMessage.set(String(call.message_id), list);
+    byMessage.set(key, list);
   }
-  return {
-    messages: messages.rows.map((m) => ({
+  const messages = await runQuery(
+    connection,
+    `SELECT session_id, message_id, ordinal, role, content, thinking, model,
+      CASE WHEN timestamp_source = 'unknown' THEN NULL ELSE CAST(timestamp AS VARCHAR) END AS timestamp,
+      input_tokens, output_tokens, on_active_branch, is_sidechain, is_corrupted
+    FROM messages WHERE session_id IN (${ids}) ORDER BY session_id, ordinal`,
+    SESSION_ROWS,
+  );
+  for (const m of messages.rows)
+    details.get(String(m.session_id))?.messages.push({
       role: m.role,
       content: m.content,
       thinking: m.thinking,
@@ -103,7 +132,7 @@ export async function readSession(connection: DuckDBConnection, sessionId: strin
       off_branch: m.on_active_branch !== true,
       sidechain: m.is_sidechain === true,
       corrupted: m.is_corrupted === true,
-      tools: byMessage.get(String(m.message_id)) ?? [],
-    })),
-  };
+      tools: byMessage.get(JSON.stringify([m.session_id, m.message_id])) ?? [],
+    });
+  return details;
 }

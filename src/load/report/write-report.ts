@@ -1,6 +1,6 @@
 /**
  * Writes the report file in one pass: the overview and sessions list, then one JSON block per listed
- * session, read and written one session at a time, then the script. Returns what it wrote.
+ * session, read a bounded batch at a time, then the script. Returns what it wrote.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -8,7 +8,7 @@ import { outputModes } from '../../shared/output-permissions.js';
 import { scriptJson } from './html-text.js';
 import { readFigures } from './report-data.js';
 import { overview, pageEnd, pageHead, sessionsView } from './report-page.js';
-import { listSessions, readSession } from './report-sessions.js';
+import { listSessions, readSessions, sessionBatches } from './report-sessions.js';
 
 export interface ReportOptions {
   out: string;
@@ -56,13 +56,21 @@ export async function writeReport(
     );
     await write(stream, sessionsView(list.rows));
     let messages = 0;
-    for (const [index, session] of list.rows.entries()) {
-      const detail = await readSession(connection, String(session.session_id));
-      messages += detail.messages.length;
-      await write(
-        stream,
-        `\n<script type="application/json" id="session-data-${index}">${scriptJson({ session, messages: detail.messages })}</script>`,
+    let index = 0;
+    for (const batch of sessionBatches(list.rows)) {
+      const details = await readSessions(
+        connection,
+        batch.map((row) => String(row.session_id)),
       );
+      for (const session of batch) {
+        const detail = details.get(String(session.session_id)) ?? { messages: [] };
+        messages += detail.messages.length;
+        await write(
+          stream,
+          `\n<script type="application/json" id="session-data-${index}">${scriptJson({ session, messages: detail.messages })}</script>`,
+        );
+        index += 1;
+      }
     }
     await write(stream, pageEnd());
     await close(stream);

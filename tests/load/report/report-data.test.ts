@@ -3,7 +3,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
 import { readFigures, reportTables } from '../../../src/load/report/report-data.js';
-import { listSessions, readSession } from '../../../src/load/report/report-sessions.js';
+import { listSessions, readSessions, sessionBatches } from '../../../src/load/report/report-sessions.js';
 import { loadReportCorpus } from '../../helpers/report-warehouse.js';
 
 let plain = '';
@@ -98,7 +98,8 @@ describe('report figures', () => {
   it('a session holds every message whole, its thinking, and tool calls with long text capped and counted', async () => {
     const detail = await withReadOnlyWarehouse(plain, async (c) => {
       const list = await listSessions(c, 1, false);
-      return readSession(c, String(list.rows[0]!.session_id));
+      const id = String(list.rows[0]!.session_id);
+      return (await readSessions(c, [id])).get(id)!;
     });
     expect(detail.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(detail.messages[0]!.content).toContain('<script>window.__pwned = 1</script>');
@@ -107,5 +108,22 @@ describe('report figures', () => {
     expect(tool!.name).toBe('read_file');
     expect(tool!.result.text).toHaveLength(4000);
     expect(tool!.result.omitted).toBe(JSON.stringify({ contents: 'x'.repeat(9000) }).length - 4000);
+  });
+
+  it('reads sessions in batches bounded by session and message counts, each session whole', async () => {
+    const rows = (counts: number[]) => counts.map((message_count) => ({ message_count }));
+    expect(sessionBatches(rows([1, 2, 3])).map((b) => b.length)).toEqual([3]);
+    expect(sessionBatches(rows([15_000, 4_000, 6_000, 30_000, 1])).map((b) => b.length)).toEqual([
+      2, 1, 1, 1,
+    ]);
+    expect(sessionBatches(rows(Array(250).fill(1))).map((b) => b.length)).toEqual([100, 100, 50]);
+    const details = await withReadOnlyWarehouse(plain, async (c) => {
+      const list = await listSessions(c, 100, false);
+      return readSessions(
+        c,
+        list.rows.map((r) => String(r.session_id)),
+      );
+    });
+    expect([...details.values()].reduce((n, d) => n + d.messages.length, 0)).toBe(57);
   });
 });
