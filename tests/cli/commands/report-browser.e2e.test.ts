@@ -8,9 +8,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_TEXT, HOSTILE_TITLE } from '../../fixtures/report/report-corpus.js';
-import { loadReportCorpus } from '../helpers/report-warehouse.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { HOSTILE_TEXT, HOSTILE_TITLE } from '../../../fixtures/report/report-corpus.js';
+import { loadReportCorpus } from '../../helpers/report-warehouse.js';
+import { runCli, tempDir } from '../../helpers/run-cli.js';
 
 const CHROMIUM = process.env.ETL_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOTS = resolve('docs/images');
@@ -18,8 +18,10 @@ const SCREENSHOTS = resolve('docs/images');
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
+/** Why the page could not be opened (Chromium missing, report failed): every test fails with it, none skips. */
+let setupFailure: unknown = null;
 
-beforeAll(async () => {
+async function openReport(): Promise<void> {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `Chromium is missing at ${CHROMIUM}: install it (Debian/Ubuntu: apt-get install -y chromium; .ci/run does) or set ETL_TEST_CHROMIUM to a Chromium binary`,
@@ -38,7 +40,17 @@ beforeAll(async () => {
   });
   await page.goto(pathToFileURL(out).href);
   mkdirSync(SCREENSHOTS, { recursive: true });
+}
+
+beforeAll(async () => {
+  await openReport().catch((error: unknown) => {
+    setupFailure = error;
+  });
 }, 120_000);
+
+function ready(): void {
+  if (setupFailure !== null) throw setupFailure;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -48,6 +60,7 @@ const rows = (p: Page) => p.locator('#session-table tbody tr:visible');
 
 describe('the report in a browser', () => {
   it('loads with no console error and draws every chart with its data', async () => {
+    ready();
     await expect.poll(() => page.locator('#view-overview').isVisible()).toBe(true);
     const charts = page.locator('#view-overview svg.chart');
     expect(await charts.count()).toBe(6);
@@ -69,6 +82,7 @@ describe('the report in a browser', () => {
   });
 
   it('typing in the search narrows the sessions list', async () => {
+    ready();
     await page.click('nav a[data-view="sessions"]');
     expect(await rows(page).count()).toBe(18);
     await page.fill('#session-search', 'refactor');
@@ -86,6 +100,7 @@ describe('the report in a browser', () => {
   });
 
   it('clicking a session opens its view; stored markup shows as text and never runs', async () => {
+    ready();
     await page.goto(`${page.url().split('#')[0]}#sessions`);
     await page.click(`#session-table tbody tr:has-text("${HOSTILE_TITLE.slice(0, 6)}")`);
     await expect.poll(() => page.locator('#view-session').isVisible()).toBe(true);
