@@ -44,7 +44,10 @@ function repeat(runs: number, once: (run: number) => Sample): Sample[] {
   return Array.from({ length: runs }, (_, run) => once(run));
 }
 
-function runEtl(env: BenchEnv, corpus: BenchCorpus, target: string, extra: readonly string[] = []): Sample {
+/** The two roots a run reads. */
+export type BenchSources = Pick<BenchCorpus, 'userDir' | 'storeRoot'>;
+
+function runEtl(env: BenchEnv, corpus: BenchSources, target: string, extra: readonly string[] = []): Sample {
   return measureProcess(
     env.cli,
     [
@@ -63,7 +66,7 @@ function runEtl(env: BenchEnv, corpus: BenchCorpus, target: string, extra: reado
 }
 
 /** One full DuckDB load into a fresh warehouse, which stays for later cases. */
-function fullDuckDbOnce(env: BenchEnv, corpus: BenchCorpus, warehouse: string): Sample {
+export function fullDuckDbOnceOn(env: BenchEnv, corpus: BenchSources, warehouse: string): Sample {
   rmSync(warehouse, { force: true });
   rmSync(`${warehouse}.wal`, { force: true });
   return checked(runEtl(env, corpus, `duckdb:${warehouse}`), 'full DuckDB load');
@@ -79,7 +82,7 @@ export function fullDuckDb(env: BenchEnv, id: number, corpus: BenchCorpus, wareh
   return fullDuckDbCase(
     id,
     corpus,
-    repeat(env.runs, () => fullDuckDbOnce(env, corpus, warehouse)),
+    repeat(env.runs, () => fullDuckDbOnceOn(env, corpus, warehouse)),
   );
 }
 
@@ -114,9 +117,9 @@ export function fullDuckDbBesideFloor(
   const redacted: Sample[] = [];
   const floor: Sample[] = [];
   for (let run = 0; run < env.runs; run++) {
-    full.push(fullDuckDbOnce(env, corpus, warehouse));
+    full.push(fullDuckDbOnceOn(env, corpus, warehouse));
     redacted.push(fullRedactedOnce(env, corpus));
-    floor.push(rawFloorOnce(env, corpus));
+    floor.push(rawFloorOnceOn(env, corpus));
   }
   return [
     fullDuckDbCase(ids.full, corpus, full),
@@ -195,7 +198,7 @@ export function unavailableCase(id: number, name: string, reason: string): CaseR
   return { id, name, unavailable: reason, samples: [], corpus: null, wholeCorpus: false };
 }
 
-function rawFloorOnce(env: BenchEnv, corpus: BenchCorpus): Sample {
+export function rawFloorOnceOn(env: BenchEnv, corpus: BenchSources): Sample {
   const out = join(env.workDir, 'floor.duckdb');
   rmSync(out, { force: true });
   rmSync(`${out}.wal`, { force: true });

@@ -15,13 +15,22 @@ ${RESULTS_START}
 ${RESULTS_END}
 `;
 
-export function writeResultsSection(docPath: string, section: string): void {
+/** The markers of one shape's section (`npm run bench -- --shape NAME`). */
+export const shapeMarkers = (shape: string): [string, string] => [
+  `<!-- bench:shape:${shape}:start -->`,
+  `<!-- bench:shape:${shape}:end -->`,
+];
+
+export function writeResultsSection(
+  docPath: string,
+  section: string,
+  [startMarker, endMarker]: [string, string] = [RESULTS_START, RESULTS_END],
+): void {
   const current = existsSync(docPath) ? readFileSync(docPath, 'utf8') : SKELETON;
-  const start = current.indexOf(RESULTS_START);
-  const end = current.indexOf(RESULTS_END);
-  const base =
-    start >= 0 && end > start ? current : `${current.trimEnd()}\n\n${RESULTS_START}\n${RESULTS_END}\n`;
-  const from = base.indexOf(RESULTS_START) + RESULTS_START.length;
-  const to = base.indexOf(RESULTS_END);
+  const start = current.indexOf(startMarker);
+  const end = current.indexOf(endMarker);
+  const base = start >= 0 && end > start ? current : `${current.trimEnd()}\n\n${startMarker}\n${endMarker}\n`;
+  const from = base.indexOf(startMarker) + startMarker.length;
+  const to = base.indexOf(endMarker);
   writeFileSync(docPath, `${base.slice(0, from)}\n${section.trim()}\n${base.slice(to)}`);
 }

@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --scale K --runs R --sessions N --messages M --seed S --store-share F --work
- * DIR --doc FILE --cpu-prof-dir DIR]`: builds the corpora (N×K sessions and 5× that), runs every
- * case `runs` times, and writes the median table and target checks to the doc.
+ * `npm run bench [-- --scale K --runs R --work DIR --doc FILE --cpu-prof-dir DIR, corpus flags as
+ * in bench:corpus]`: builds the corpora (N×K sessions and 5× that), runs every case `runs` times,
+ * and writes the median tables and target checks to the doc. With `--shape NAME` it runs that
+ * shape's per-stack matrix, no-op and one-bubble cases into the shape's own section instead.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,7 +14,7 @@ import {
   existingBenchCorpus,
   forgetBenchCorpus,
 } from '../fixtures/bench/bench-corpus.js';
-import { DEFAULT_STORE_SHARE, parseIntFlags, parseShare } from './bench-args.js';
+import { CORPUS_FLAGS, corpusOptions, parseIntFlags } from './bench-args.js';
 import {
   type BenchEnv,
   type CaseResult,
@@ -27,14 +28,16 @@ import {
 import { CASE_IDS, checksTable, resultsTable, targetChecks } from './bench-report.js';
 import { writeResultsSection } from './benchmarks-doc.js';
 import { corpusSummary } from './corpus-summary.js';
+import { runShape } from './shape-suite.js';
+import { stackChecks, stackMatrix, stackRows, stackTable } from './stack-matrix.js';
 
-const { ints, strings } = parseIntFlags(
-  process.argv.slice(2),
-  { scale: 1, runs: 3, sessions: 2000, messages: 100, seed: 1 },
-  ['work', 'doc', 'cpu-prof-dir', 'store-share', 'agentkv-share'],
-);
-const storeShare = parseShare('store-share', strings['store-share'], DEFAULT_STORE_SHARE);
-const agentKvShare = parseShare('agentkv-share', strings['agentkv-share'], 0);
+const { ints, strings } = parseIntFlags(process.argv.slice(2), { scale: 1, runs: 3 }, [
+  'work',
+  'doc',
+  'cpu-prof-dir',
+  ...CORPUS_FLAGS,
+]);
+const { shape, options: baseOptions } = corpusOptions(strings);
 const workDir = resolve(strings.work ?? '.bench/run');
 const docPath = resolve(strings.doc ?? 'docs/benchmarks.md');
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
@@ -50,22 +53,22 @@ const env: BenchEnv = {
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
 function corpus(name: string, sessions: number, pristine: boolean): BenchCorpus {
-  const options: BenchCorpusOptions = {
-    sessions,
-    messages: ints.messages,
-    seed: ints.seed,
-    storeShare,
-    ...(agentKvShare > 0 ? { agentKvShare } : {}),
-  };
+  const options: BenchCorpusOptions = { ...baseOptions, sessions };
   const dir = join(workDir, name);
   const reused = pristine ? existingBenchCorpus(dir, options) : null;
   if (reused) return reused;
-  log(`building ${name} corpus: ${sessions} sessions × ~${ints.messages} messages`);
+  log(`building ${name} corpus: ${sessions} sessions × ~${options.messages} messages`);
   return buildBenchCorpus(dir, options);
 }
 
 const loadBefore = loadavg();
-const sessions = ints.sessions * Math.max(1, ints.scale);
+const sessions = baseOptions.sessions * Math.max(1, ints.scale);
+const command = `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``.replace(/ `$/, '`');
+if (strings.shape !== undefined) {
+  const shaped = corpus(`corpus-${shape.name}`, sessions, true);
+  runShape(env, shape, shaped, { ...baseOptions, sessions }, { docPath, command, loadBefore, log });
+  process.exit(0);
+}
 const one = corpus('corpus-1x', sessions, true);
 const warehouse = join(workDir, 'warehouse.duckdb');
 const cases: CaseResult[] = [];
@@ -73,18 +76,22 @@ const step = (result: CaseResult): void => {
   cases.push(result);
   log(`case ${result.id} done: ${result.name}`);
 };
-for (const result of fullDuckDbBesideFloor(
+const besideFloor = fullDuckDbBesideFloor(
   env,
   { full: CASE_IDS.fullDuckDb, floor: CASE_IDS.floor, redacted: CASE_IDS.fullRedacted },
   one,
   warehouse,
-))
-  step(result);
+);
+for (const result of besideFloor) step(result);
+const stacks = stackRows(
+  stackMatrix(env, one, { etl: besideFloor[0].samples, floor: besideFloor[1].samples }),
+);
+log('per-stack cases done');
 step(fullParquet(env, CASE_IDS.fullParquet, one));
 step(sinceLastNoop(env, CASE_IDS.noop, one, warehouse));
 forgetBenchCorpus(join(workDir, 'corpus-1x'));
-step(sinceLastOneBubble(env, CASE_IDS.oneBubble, one, warehouse, ints.seed));
-step(sinceLastTranscript(env, CASE_IDS.transcript, one, warehouse, ints.seed));
+step(sinceLastOneBubble(env, CASE_IDS.oneBubble, one, warehouse, baseOptions.seed));
+step(sinceLastTranscript(env, CASE_IDS.transcript, one, warehouse, baseOptions.seed));
 const five = corpus('corpus-5x', sessions * 5, true);
 step(fullDuckDb(env, CASE_IDS.fullFiveX, five, join(workDir, 'warehouse-5x.duckdb')));
 cases.sort((a, b) => a.id - b.id);
@@ -96,7 +103,7 @@ const cpu = cpus();
 const loadAfter = loadavg();
 const fmtLoad = (l: number[]): string => l.map((v) => v.toFixed(2)).join(' / ');
 const table = resultsTable(cases);
-const checks = checksTable(targetChecks(cases));
+const checks = checksTable([...targetChecks(cases), ...stackChecks(stacks)]);
 const section = [
   `## Results (median of ${env.runs} run${env.runs === 1 ? '' : 's'})`,
   '',
@@ -105,17 +112,18 @@ const section = [
   `- Load average (1/5/15 min) before: ${fmtLoad(loadBefore)}; after: ${fmtLoad(loadAfter)}`,
   ...corpusSummary('Corpus 1×', one),
   ...corpusSummary('Corpus 5×', five),
-  `- Seed ${ints.seed}, Store share ${storeShare}; ratios are judged on wall time (CPU time beside; wall figures need an idle machine, see the load average); command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``.replace(
-    / `$/,
-    '`',
-  ),
+  `- Corpus options ${JSON.stringify(baseOptions)}; ratios are judged on wall time (CPU time beside; wall figures need an idle machine, see the load average); command: ${command}`,
   '',
   table,
+  '',
+  '### Per stack (full load beside the raw floor on the same roots)',
+  '',
+  stackTable(stacks),
   '',
   '### Targets',
   '',
   checks,
 ].join('\n');
-process.stdout.write(`${table}\n\n${checks}\n`);
+process.stdout.write(`${table}\n\n${stackTable(stacks)}\n\n${checks}\n`);
 writeResultsSection(docPath, section);
 log(`results written to ${docPath}`);

@@ -32,12 +32,21 @@ export function groupOccurrences(
       byCodePoint(a.occurrence.occurrenceRef, b.occurrence.occurrenceRef),
     );
   }
-  // JS string comparison is UTF-16 order; sort by a code-point-safe key instead.
   // A conversation only AI code tracking names is not a session (its Composer data is gone).
-  return [...groups.values()]
-    .filter((group) => group.members.some((m) => m.occurrence.enrichmentOnly !== true))
-    .sort((a, b) => byCodePoint(codePointKey(a.sessionId), codePointKey(b.sessionId)));
+  const sessions = [...groups.values()].filter((group) =>
+    group.members.some((m) => m.occurrence.enrichmentOnly !== true),
+  );
+  // JS string comparison is UTF-16 order, which is code-point order unless an ID has a surrogate;
+  // then every ID gets a code-point key, built once per session rather than per comparison.
+  if (!sessions.some((group) => SURROGATE.test(group.sessionId)))
+    return sessions.sort((a, b) => byCodePoint(a.sessionId, b.sessionId));
+  return sessions
+    .map((group) => ({ group, key: codePointKey(group.sessionId) }))
+    .sort((a, b) => byCodePoint(a.key, b.key))
+    .map(({ group }) => group);
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 function codePointKey(id: string): string {
   return Array.from(id, (ch) => ch.codePointAt(0)!.toString(16).padStart(6, '0')).join('');

@@ -74,6 +74,43 @@ describe('benchmark corpus generator', () => {
     expect(files(none.storeRoot)).toEqual([]);
   });
 
+  it('follows the shape options: merged share, Store message count, tool and large-result shares, journal mode', () => {
+    const shaped = buildBenchCorpus(join(work, 'shaped'), {
+      ...options,
+      sessions: 40,
+      messages: 6,
+      storeShare: 0.5,
+      mergedShare: 1,
+      storeMessages: 4,
+      toolShare: 1,
+      largeResultShare: 1,
+      journalMode: 'delete',
+    });
+    expect(shaped.stats.kinds['merged-db'] + shaped.stats.kinds['merged-transcript']).toBe(20);
+    expect(shaped.stats.kinds['store-db'] + shaped.stats.kinds['store-transcript']).toBe(0);
+    const db = new Database(globalDb(shaped.userDir), { readonly: true });
+    const mode = db.pragma('journal_mode', { simple: true });
+    const assistants = (
+      db.prepare("SELECT value FROM cursorDiskKV WHERE key LIKE 'bubbleId:%'").all() as { value: string }[]
+    )
+      .map((row) => JSON.parse(row.value) as { type: number; toolFormerData?: { result?: string } })
+      .filter((v) => v.type === 2);
+    db.close();
+    expect(mode).toBe('delete');
+    expect(assistants.length).toBeGreaterThan(0);
+    const results = assistants.map((bubble) => bubble.toolFormerData?.result ?? '');
+    expect(results.filter((r) => r.startsWith('{"contents"')).length).toBeGreaterThan(assistants.length / 2);
+    for (const r of results) if (!r.startsWith('{"error"')) expect(r.length).toBeGreaterThan(20_000);
+    const storeOnly = buildBenchCorpus(join(work, 'store-only'), {
+      ...options,
+      storeShare: 1,
+      mergedShare: 0,
+      storeMessages: 2,
+    });
+    expect(storeOnly.stats.kinds.composer + storeOnly.stats.kinds['merged-db']).toBe(0);
+    for (const plan of storeOnly.plans) expect(plan.messages).toBeLessThanOrEqual(3);
+  });
+
   it('reports the rows and bytes actually stored, per representation', () => {
     const db = new Database(globalDb(a.userDir), { readonly: true });
     const bubbles = db

@@ -2,7 +2,7 @@ import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESULTS_END, RESULTS_START } from '../../bench/benchmarks-doc.js';
+import { RESULTS_END, RESULTS_START, shapeMarkers } from '../../bench/benchmarks-doc.js';
 import { tempDir } from '../helpers/run-cli.js';
 
 const BENCH = resolve('dist/bench/run-bench.js');
@@ -79,9 +79,53 @@ describe('npm run bench (smoke, tiny corpus)', () => {
       const line = section.split('\n').find((l) => l.startsWith('| ') && l.includes(target));
       expect(line, target).toMatch(/ \| (met|\*\*missed\*\*) \|$/);
     }
+    for (const stack of ['Composer only', 'Store only', 'both stacks'])
+      expect(section).toMatch(new RegExp(`\\| ${stack}: full load ≤ 1.5× raw floor \\| [0-9.]+× wall`));
+    expect(section).toContain('| merge (both − Composer − Store + start-up) |');
     for (const sizes of ['Composer:', 'Store DBs:', 'Transcripts:', 'transcript only'])
       expect(section).toContain(sizes);
     expect(section).toMatch(/Node v\d+/);
     expect(section).toMatch(/DuckDB v\d+/);
+  });
+});
+
+describe('npm run bench -- --shape (smoke, tiny short-sessions corpus in rollback-journal mode)', () => {
+  const doc = join(work, 'shapes.md');
+  let result: SpawnSyncReturns<string>;
+  beforeAll(() => {
+    result = spawnSync(
+      process.execPath,
+      [
+        BENCH,
+        ...['--shape', 'short', '--sessions', '10', '--journal-mode', 'delete', '--runs', '1'],
+        ...['--work', join(work, 'shape-run'), '--doc', doc],
+      ],
+      { encoding: 'utf8', timeout: 280_000 },
+    );
+  }, 300_000);
+
+  it('writes the per-stack ratios, the merge row and the change cases into the shape section', () => {
+    expect(result.stderr).not.toMatch(/failed \(exit/);
+    expect(result.status).toBe(0);
+    const [start, end] = shapeMarkers('short');
+    const text = readFileSync(doc, 'utf8');
+    const section = text.slice(text.indexOf(start), text.indexOf(end));
+    expect(section).toContain('"journalMode":"delete"');
+    for (const stack of ['start-up (both roots empty)', 'Composer only', 'Store only', 'both stacks'])
+      expect(section).toMatch(
+        new RegExp(
+          `\\| ${stack.replace(/[()]/g, '\\$&')} \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+×`,
+        ),
+      );
+    expect(section).toContain('| merge (both − Composer − Store + start-up) |');
+    for (const target of [
+      '≤ 1 % of the full load',
+      'zero payload bytes',
+      '(one bubble) ≤ 5 %',
+      'peak RSS ≤ 400 MB',
+    ]) {
+      const line = section.split('\n').find((l) => l.startsWith('| ') && l.includes(target));
+      expect(line, target).toMatch(/ \| (met|\*\*missed\*\*) \|$/);
+    }
   });
 });
