@@ -10,6 +10,10 @@ export const DOCTOR_LAYOUT = z.object({
   sessions: count,
   messages: count.nullable(),
   blobs: count.nullable(),
+  /** agentKv JSON message blobs no `conversationState` prompt list or bubble `requestId` links. */
+  unlinkedBlobs: count.nullable(),
+  /** SDK agent store `runs` rows (turns). */
+  runs: count.nullable(),
   unreadable: count,
 });
 
