@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --scale K --runs R --sessions N --messages M --seed S --store-share F --work
- * DIR --doc FILE --cpu-prof-dir DIR]`: builds the corpora (N×K sessions and 5× that), runs every
- * case `runs` times, and writes the median table and target checks to the doc.
+ * DIR --doc FILE --cpu-prof-dir DIR]`: builds the corpora (N×K sessions, 5× that, N×K agentKv-heavy),
+ * runs every case `runs` times, and writes the median table and target checks to the doc.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -49,13 +49,13 @@ const env: BenchEnv = {
 };
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
-function corpus(name: string, sessions: number, pristine: boolean): BenchCorpus {
+function corpus(name: string, sessions: number, pristine: boolean, kvShare = agentKvShare): BenchCorpus {
   const options: BenchCorpusOptions = {
     sessions,
     messages: ints.messages,
     seed: ints.seed,
     storeShare,
-    ...(agentKvShare > 0 ? { agentKvShare } : {}),
+    ...(kvShare > 0 ? { agentKvShare: kvShare } : {}),
   };
   const dir = join(workDir, name);
   const reused = pristine ? existingBenchCorpus(dir, options) : null;
@@ -87,6 +87,13 @@ step(sinceLastOneBubble(env, CASE_IDS.oneBubble, one, warehouse, ints.seed));
 step(sinceLastTranscript(env, CASE_IDS.transcript, one, warehouse, ints.seed));
 const five = corpus('corpus-5x', sessions * 5, true);
 step(fullDuckDb(env, CASE_IDS.fullFiveX, five, join(workDir, 'warehouse-5x.duckdb')));
+// Every Composer session of this corpus also keeps its messages as agentKv blobs (a 2026 global DB).
+const heavy = corpus('corpus-agentkv', sessions, true, 1);
+const heavyWarehouse = join(workDir, 'warehouse-agentkv.duckdb');
+const heavyFull = fullDuckDb(env, CASE_IDS.agentKvFull, heavy, heavyWarehouse);
+step({ ...heavyFull, name: `agentKv-heavy ${heavyFull.name}` });
+const heavyNoop = sinceLastNoop(env, CASE_IDS.agentKvNoop, heavy, heavyWarehouse);
+step({ ...heavyNoop, name: `agentKv-heavy ${heavyNoop.name}` });
 cases.sort((a, b) => a.id - b.id);
 
 const floorOutput = JSON.parse(cases.find((c) => c.id === CASE_IDS.floor)!.samples[0]!.stdout) as {
@@ -105,6 +112,7 @@ const section = [
   `- Load average (1/5/15 min) before: ${fmtLoad(loadBefore)}; after: ${fmtLoad(loadAfter)}`,
   ...corpusSummary('Corpus 1×', one),
   ...corpusSummary('Corpus 5×', five),
+  ...corpusSummary('Corpus agentKv-heavy (every Composer session also as agentKv blobs)', heavy),
   `- Seed ${ints.seed}, Store share ${storeShare}; ratios are judged on wall time (CPU time beside; wall figures need an idle machine, see the load average); command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``.replace(
     / `$/,
     '`',
