@@ -40,6 +40,8 @@ export const DOCTOR_REPORT = z.object({
     composerData: z.object({ min: z.number().int(), max: z.number().int() }).nullable(),
     composerHeadersTables: z.array(z.object({ columns: count, rows: count, subagentRows: count })),
     composerHeadersFlags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    /** `agentKv:` pointer keys per global DB; their values (encoding or payload unknown) are not read. */
+    agentKvPointers: z.array(z.object({ checkpoint: count, bubbleCheckpoint: count, artifact: count })),
   }),
   warehouse: z
     .object({

@@ -9,7 +9,12 @@ import { CaptureAdapter } from './capture/capture-adapter.js';
 import { ComposerAdapter } from './composer/composer-adapter.js';
 import { SdkStoreAdapter } from './sdk/sdk-adapter.js';
 import type { AdditionalRoot, ReadContext, SourceAdapter } from './source-adapter.js';
-import { type ComposerHeadersHint, type LayoutGeneration, probeSource } from './source-probe.js';
+import {
+  type AgentKvPointers,
+  type ComposerHeadersHint,
+  type LayoutGeneration,
+  probeSource,
+} from './source-probe.js';
 import { StoreAdapter } from './store/store-adapter.js';
 
 export interface LayoutCount {
@@ -32,6 +37,7 @@ export interface RootInventory {
   problems: Map<string, number>;
   composerVersions: { min: number; max: number } | null;
   composerHeaders: ComposerHeadersHint[];
+  agentKvPointers: AgentKvPointers[];
   headerFlags: Record<string, string | number | boolean>;
 }
 
@@ -124,6 +130,7 @@ async function inventoryWith(
             : { min: Math.min(known.min, versions.min), max: Math.max(known.max, versions.max) };
       }
       if (probe.composerHeaders !== null) inventory.composerHeaders.push(probe.composerHeaders);
+      if (probe.agentKvPointers !== null) inventory.agentKvPointers.push(probe.agentKvPointers);
       Object.assign(inventory.headerFlags, probe.headerFlags);
     }
     for (const item of reader.drainDiagnostics?.() ?? []) count(inventory.problems, item.code);
@@ -139,6 +146,7 @@ export async function inventoryRoot(root: InventoryRoot, ctx: ReadContext): Prom
     problems: new Map(),
     composerVersions: null,
     composerHeaders: [],
+    agentKvPointers: [],
     headerFlags: {},
   };
   const layouts = new Map<string, LayoutCount>();

@@ -49,8 +49,16 @@ export interface SourceProbe {
   /** The `_v` range of the `composerData:` documents. */
   composerVersions: { min: number; max: number } | null;
   composerHeaders: ComposerHeadersHint | null;
+  /** `agentKv:` pointer keys whose values are not read (§1.1: encoding or payload unknown). */
+  agentKvPointers: AgentKvPointers | null;
   /** `composer.composerHeaders.*` flags (`version`, `migratedToTable`, `tableGateEnabled`) when set. */
   headerFlags: Record<string, string | number | boolean>;
+}
+
+export interface AgentKvPointers {
+  checkpoint: number;
+  bubbleCheckpoint: number;
+  artifact: number;
 }
 
 const HEADER_FLAGS = ['version', 'migratedToTable', 'tableGateEnabled'] as const;
@@ -72,6 +80,7 @@ function emptyProbe(generation: LayoutGeneration): SourceProbe {
     runs: null,
     composerVersions: null,
     composerHeaders: null,
+    agentKvPointers: null,
     headerFlags: {},
   };
 }
@@ -155,6 +164,13 @@ function globalProbe(db: BetterSqlite3.Database): SourceProbe {
       probe.generation = 'global-db-agentkv';
       probe.unlinkedBlobs = unlinkedJsonBlobs(db);
     }
+    const pointers = {
+      checkpoint: keyRangeCount(db, 'agentKv:checkpoint:'),
+      bubbleCheckpoint: keyRangeCount(db, 'agentKv:bubbleCheckpoint:'),
+      artifact: keyRangeCount(db, 'agentKv:artifact:'),
+    };
+    if (pointers.checkpoint + pointers.bubbleCheckpoint + pointers.artifact > 0)
+      probe.agentKvPointers = pointers;
     const range = db
       .prepare(
         `SELECT min(v) AS min, max(v) AS max FROM (

@@ -154,6 +154,10 @@ function humanReport(report: DoctorReport): string {
     lines.push(
       `  composerHeaders table: ${t.columns} columns, ${t.rows} row(s), ${t.subagentRows} subagent row(s)`,
     );
+  for (const p of v.agentKvPointers)
+    lines.push(
+      `  agentKv pointer keys (not read): ${p.checkpoint} checkpoint, ${p.bubbleCheckpoint} bubbleCheckpoint, ${p.artifact} artifact`,
+    );
   const flags = Object.entries(v.composerHeadersFlags);
   if (flags.length > 0)
     lines.push(`  composerHeaders flags: ${flags.map(([k, value]) => `${k}=${String(value)}`).join(', ')}`);
@@ -224,6 +228,7 @@ export async function doctorCommand(
           ? null
           : { min: Math.min(...versions.map((v) => v.min)), max: Math.max(...versions.map((v) => v.max)) },
       composerHeadersTables: inventories.flatMap((i) => i.composerHeaders),
+      agentKvPointers: inventories.flatMap((i) => i.agentKvPointers),
       composerHeadersFlags: Object.assign({}, ...inventories.map((i) => i.headerFlags)),
     },
     warehouse: flags.target === undefined ? null : await warehouseGaps(flags.target, sessionIds),

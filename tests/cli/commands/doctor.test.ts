@@ -169,6 +169,9 @@ describe('etl doctor', () => {
     const codes = out.problems.map((p) => p.code);
     expect(codes).toEqual(expect.arrayContaining(['AGENTKV_PROTOBUF_UNREAD', 'SDK_AGENT_STORES_UNREAD']));
     expect(text).toContain('1 unlinked message blob(s)');
+    // Pointer keys whose value encoding (checkpoint) or payload (artifact) is unknown: counted only.
+    expect(out.versions.agentKvPointers).toEqual([{ checkpoint: 1, bubbleCheckpoint: 1, artifact: 0 }]);
+    expect(text).toContain('agentKv pointer keys (not read): 1 checkpoint, 1 bubbleCheckpoint, 0 artifact');
     expect(text).toMatch(/SDK_AGENT_STORES_UNREAD x1: /);
     for (const secret of [
       CANARY_BLOB_KEY,
@@ -186,6 +189,7 @@ describe('etl doctor', () => {
       { columns: 10, rows: SAMPLE_COMPOSERS.length, subagentRows: 0 },
     ]);
     expect(report.versions.composerHeadersFlags).toEqual({ version: 2, migratedToTable: true });
+    expect(report.versions.agentKvPointers).toEqual([]);
     expect(human).toContain('composerHeaders table: 10 columns');
   });
 
