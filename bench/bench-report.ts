@@ -11,6 +11,8 @@ export const CASE_IDS = {
   fullFiveX: 6,
   floor: 7,
   fullRedacted: 8,
+  agentKvFull: 9,
+  agentKvNoop: 10,
 } as const;
 
 const MB = 1024 * 1024;
@@ -104,13 +106,13 @@ export function targetChecks(cases: readonly CaseResult[]): TargetCheck[] {
   addRatio('full load ≤ 2× raw floor', ratios(full, floor), 2, times);
   addRatio('no-op --since-last ≤ 2 % of full load', ratios(noop, full), 0.02, pct);
   // Every run must read nothing, not just the median one (a first no-op run may differ from later ones).
-  const noopBytes = cases.find((c) => c.id === CASE_IDS.noop)?.samples.map((s) => s.payloadBytes) ?? [];
-  const noopMax = noopBytes.some((b) => b === null) ? null : Math.max(...(noopBytes as number[]));
-  add(
-    'no-op --since-last reads zero payload bytes (every run)',
-    noopBytes.length === 0 ? null : `${noopMax ?? 'n/a'} bytes (max of ${noopBytes.length})`,
-    noopMax === 0,
-  );
+  const addZeroRead = (target: string, id: number): void => {
+    const bytes = cases.find((c) => c.id === id)?.samples.map((s) => s.payloadBytes) ?? [];
+    const max = bytes.some((b) => b === null) ? null : Math.max(...(bytes as number[]));
+    add(target, bytes.length === 0 ? null : `${max ?? 'n/a'} bytes (max of ${bytes.length})`, max === 0);
+  };
+  addZeroRead('no-op --since-last reads zero payload bytes (every run)', CASE_IDS.noop);
+  addZeroRead('agentKv-heavy no-op --since-last reads zero payload bytes (every run)', CASE_IDS.agentKvNoop);
   addRatio(
     'one-session change (one bubble) ≤ 5 % of full load',
     ratios(byId(cases, CASE_IDS.oneBubble), full),

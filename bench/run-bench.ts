@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --scale K --runs R --work DIR --doc FILE --cpu-prof-dir DIR, corpus flags as
- * in bench:corpus]`: builds the corpora (N×K sessions and 5× that), runs every case `runs` times,
- * and writes the median tables and target checks to the doc. With `--shape NAME` it runs that
- * shape's per-stack matrix, no-op and one-bubble cases into the shape's own section instead.
+ * in bench:corpus]`: builds the corpora (N×K sessions, 5× that, N×K agentKv-heavy), runs every case
+ * `runs` times, and writes the median tables and target checks to the doc. With `--shape NAME` it
+ * runs that shape's per-stack matrix, no-op and one-bubble cases into the shape's own section instead.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -52,8 +52,12 @@ const env: BenchEnv = {
 };
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
-function corpus(name: string, sessions: number, pristine: boolean): BenchCorpus {
-  const options: BenchCorpusOptions = { ...baseOptions, sessions };
+function corpus(name: string, sessions: number, pristine: boolean, agentKvShare = 0): BenchCorpus {
+  const options: BenchCorpusOptions = {
+    ...baseOptions,
+    sessions,
+    ...(agentKvShare > 0 ? { agentKvShare } : {}),
+  };
   const dir = join(workDir, name);
   const reused = pristine ? existingBenchCorpus(dir, options) : null;
   if (reused) return reused;
@@ -94,6 +98,13 @@ step(sinceLastOneBubble(env, CASE_IDS.oneBubble, one, warehouse, baseOptions.see
 step(sinceLastTranscript(env, CASE_IDS.transcript, one, warehouse, baseOptions.seed));
 const five = corpus('corpus-5x', sessions * 5, true);
 step(fullDuckDb(env, CASE_IDS.fullFiveX, five, join(workDir, 'warehouse-5x.duckdb')));
+// Every Composer session of this corpus also keeps its messages as agentKv blobs (a 2026 global DB).
+const heavy = corpus('corpus-agentkv', sessions, true, 1);
+const heavyWarehouse = join(workDir, 'warehouse-agentkv.duckdb');
+const heavyFull = fullDuckDb(env, CASE_IDS.agentKvFull, heavy, heavyWarehouse);
+step({ ...heavyFull, name: `agentKv-heavy ${heavyFull.name}` });
+const heavyNoop = sinceLastNoop(env, CASE_IDS.agentKvNoop, heavy, heavyWarehouse);
+step({ ...heavyNoop, name: `agentKv-heavy ${heavyNoop.name}` });
 cases.sort((a, b) => a.id - b.id);
 
 const floorOutput = JSON.parse(cases.find((c) => c.id === CASE_IDS.floor)!.samples[0]!.stdout) as {
@@ -112,6 +123,7 @@ const section = [
   `- Load average (1/5/15 min) before: ${fmtLoad(loadBefore)}; after: ${fmtLoad(loadAfter)}`,
   ...corpusSummary('Corpus 1×', one),
   ...corpusSummary('Corpus 5×', five),
+  ...corpusSummary('Corpus agentKv-heavy (every Composer session also as agentKv blobs)', heavy),
   `- Corpus options ${JSON.stringify(baseOptions)}; ratios are judged on wall time (CPU time beside; wall figures need an idle machine, see the load average); command: ${command}`,
   '',
   table,

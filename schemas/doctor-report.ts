@@ -10,6 +10,10 @@ export const DOCTOR_LAYOUT = z.object({
   sessions: count,
   messages: count.nullable(),
   blobs: count.nullable(),
+  /** agentKv JSON message blobs no `conversationState` prompt list or bubble `requestId` links. */
+  unlinkedBlobs: count.nullable(),
+  /** SDK agent store `runs` rows (turns). */
+  runs: count.nullable(),
   unreadable: count,
 });
 
@@ -36,6 +40,8 @@ export const DOCTOR_REPORT = z.object({
     composerData: z.object({ min: z.number().int(), max: z.number().int() }).nullable(),
     composerHeadersTables: z.array(z.object({ columns: count, rows: count, subagentRows: count })),
     composerHeadersFlags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    /** `agentKv:` pointer keys per global DB; their values (encoding or payload unknown) are not read. */
+    agentKvPointers: z.array(z.object({ checkpoint: count, bubbleCheckpoint: count, artifact: count })),
   }),
   warehouse: z
     .object({

@@ -7,8 +7,14 @@ import { EtlError } from '../shared/errors.js';
 import type { SourceKind } from '../shared/source-fingerprint.js';
 import { CaptureAdapter } from './capture/capture-adapter.js';
 import { ComposerAdapter } from './composer/composer-adapter.js';
+import { SdkStoreAdapter } from './sdk/sdk-adapter.js';
 import type { AdditionalRoot, ReadContext, SourceAdapter } from './source-adapter.js';
-import { type ComposerHeadersHint, type LayoutGeneration, probeSource } from './source-probe.js';
+import {
+  type AgentKvPointers,
+  type ComposerHeadersHint,
+  type LayoutGeneration,
+  probeSource,
+} from './source-probe.js';
 import { StoreAdapter } from './store/store-adapter.js';
 
 export interface LayoutCount {
@@ -18,6 +24,8 @@ export interface LayoutCount {
   sessions: number;
   messages: number | null;
   blobs: number | null;
+  unlinkedBlobs: number | null;
+  runs: number | null;
   unreadable: number;
 }
 
@@ -29,16 +37,17 @@ export interface RootInventory {
   problems: Map<string, number>;
   composerVersions: { min: number; max: number } | null;
   composerHeaders: ComposerHeadersHint[];
+  agentKvPointers: AgentKvPointers[];
   headerFlags: Record<string, string | number | boolean>;
 }
 
 /** A data root, or one `--input` folder or file read as captures. */
 export type InventoryRoot = AdditionalRoot | { kind: 'input'; path: string };
 
-function readerFor(root: InventoryRoot): SourceAdapter {
-  if (root.kind === 'agent-home') return new StoreAdapter();
-  if (root.kind === 'input') return new CaptureAdapter();
-  return new ComposerAdapter();
+function readersFor(root: InventoryRoot): SourceAdapter[] {
+  if (root.kind === 'agent-home') return [new StoreAdapter(), new SdkStoreAdapter()];
+  if (root.kind === 'input') return [new CaptureAdapter()];
+  return [new ComposerAdapter()];
 }
 
 function problemCode(error: unknown): string {
@@ -53,18 +62,13 @@ function plus(a: number | null, b: number | null): number | null {
   return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
 }
 
-export async function inventoryRoot(root: InventoryRoot, ctx: ReadContext): Promise<RootInventory> {
-  const inventory: RootInventory = {
-    layouts: [],
-    sessionIds: new Set(),
-    problems: new Map(),
-    composerVersions: null,
-    composerHeaders: [],
-    headerFlags: {},
-  };
-  const layouts = new Map<string, LayoutCount>();
-  const reader = readerFor(root);
-  const before = ctx.diagnostics?.items.length ?? 0;
+async function inventoryWith(
+  reader: SourceAdapter,
+  root: InventoryRoot,
+  ctx: ReadContext,
+  inventory: RootInventory,
+  layouts: Map<string, LayoutCount>,
+): Promise<void> {
   try {
     const sources = await reader.discover(
       {
@@ -104,6 +108,8 @@ export async function inventoryRoot(root: InventoryRoot, ctx: ReadContext): Prom
         sessions: 0,
         messages: null,
         blobs: null,
+        unlinkedBlobs: null,
+        runs: null,
         unreadable: 0,
       };
       layout.sources++;
@@ -111,6 +117,8 @@ export async function inventoryRoot(root: InventoryRoot, ctx: ReadContext): Prom
       layout.unreadable += unreadable;
       layout.messages = plus(layout.messages, probe?.messages ?? null);
       layout.blobs = plus(layout.blobs, probe?.blobs ?? null);
+      layout.unlinkedBlobs = plus(layout.unlinkedBlobs, probe?.unlinkedBlobs ?? null);
+      layout.runs = plus(layout.runs, probe?.runs ?? null);
       layouts.set(key, layout);
       if (probe === null) continue;
       const versions = probe.composerVersions;
@@ -122,12 +130,28 @@ export async function inventoryRoot(root: InventoryRoot, ctx: ReadContext): Prom
             : { min: Math.min(known.min, versions.min), max: Math.max(known.max, versions.max) };
       }
       if (probe.composerHeaders !== null) inventory.composerHeaders.push(probe.composerHeaders);
+      if (probe.agentKvPointers !== null) inventory.agentKvPointers.push(probe.agentKvPointers);
       Object.assign(inventory.headerFlags, probe.headerFlags);
     }
     for (const item of reader.drainDiagnostics?.() ?? []) count(inventory.problems, item.code);
   } finally {
     reader.close();
   }
+}
+
+export async function inventoryRoot(root: InventoryRoot, ctx: ReadContext): Promise<RootInventory> {
+  const inventory: RootInventory = {
+    layouts: [],
+    sessionIds: new Set(),
+    problems: new Map(),
+    composerVersions: null,
+    composerHeaders: [],
+    agentKvPointers: [],
+    headerFlags: {},
+  };
+  const layouts = new Map<string, LayoutCount>();
+  const before = ctx.diagnostics?.items.length ?? 0;
+  for (const reader of readersFor(root)) await inventoryWith(reader, root, ctx, inventory, layouts);
   for (const item of ctx.diagnostics?.items.slice(before) ?? []) count(inventory.problems, item.code);
   inventory.layouts = [...layouts.values()];
   return inventory;

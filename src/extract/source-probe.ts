@@ -6,12 +6,17 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { parseConversationState } from './agentkv/conversation-state.js';
+import { OPTIONAL_RUN_COLUMNS, presentColumns } from './sdk/sdk-index-reader.js';
 import type { DiscoveredSource } from './source-adapter.js';
 import { Database } from './sqlite/sqlite-driver.js';
 
 /** A layout generation of reference §6.5 and §9, or the source kind's own name. */
 export type LayoutGeneration =
   | 'global-db'
+  | 'global-db-agentkv'
+  | 'sdk-index'
+  | 'sdk-index-legacy-runs'
   | 'workspace-pre-3.0'
   | 'workspace-3.0-pointer'
   | 'workspace-legacy-chat'
@@ -37,11 +42,23 @@ export interface SourceProbe {
   messages: number | null;
   /** Content-addressed blobs (`agentKv:blob:` rows, Store `blobs`); null where the kind has none. */
   blobs: number | null;
+  /** agentKv JSON message blobs no `conversationState` prompt list or bubble `requestId` links. */
+  unlinkedBlobs: number | null;
+  /** SDK `runs` rows; null for other kinds. */
+  runs: number | null;
   /** The `_v` range of the `composerData:` documents. */
   composerVersions: { min: number; max: number } | null;
   composerHeaders: ComposerHeadersHint | null;
+  /** `agentKv:` pointer keys whose values are not read (§1.1: encoding or payload unknown). */
+  agentKvPointers: AgentKvPointers | null;
   /** `composer.composerHeaders.*` flags (`version`, `migratedToTable`, `tableGateEnabled`) when set. */
   headerFlags: Record<string, string | number | boolean>;
+}
+
+export interface AgentKvPointers {
+  checkpoint: number;
+  bubbleCheckpoint: number;
+  artifact: number;
 }
 
 const HEADER_FLAGS = ['version', 'migratedToTable', 'tableGateEnabled'] as const;
@@ -59,8 +76,11 @@ function emptyProbe(generation: LayoutGeneration): SourceProbe {
     generation,
     messages: null,
     blobs: null,
+    unlinkedBlobs: null,
+    runs: null,
     composerVersions: null,
     composerHeaders: null,
+    agentKvPointers: null,
     headerFlags: {},
   };
 }
@@ -93,11 +113,64 @@ function flagValue(raw: unknown): string | number | boolean {
   return 'present';
 }
 
+/** JSON message blobs (legacy hex text decoded inside SQLite) with the request a user blob opens. */
+const JSON_BLOBS_SQL = `SELECT id, CASE WHEN json_extract(t, '$.role') = 'user'
+      THEN json_extract(t, '$.providerOptions.cursor.requestId') END AS rid
+  FROM (SELECT substr(key, 14) AS id, CAST(CASE WHEN typeof(value) = 'text' AND length(value) % 2 = 0
+          AND value GLOB '7[bB]*' AND NOT json_valid(value) THEN unhex(value) ELSE value END AS TEXT) AS t
+          FROM cursorDiskKV WHERE key >= 'agentKv:blob:' AND key < 'agentKv:blob;' AND value IS NOT NULL)
+ WHERE substr(t, 1, 1) = '{' AND json_valid(t)`;
+
+/**
+ * The links a run follows to JSON blobs (§1.4a prompt lists, §1.4b request IDs), resolved from
+ * link metadata only; content hashes are not checked and turn parts (protobuf) are not followed.
+ */
+function unlinkedJsonBlobs(db: BetterSqlite3.Database): number {
+  const blobs = db.prepare(JSON_BLOBS_SQL).all() as { id: string; rid: unknown }[];
+  if (blobs.length === 0) return 0;
+  const linked = new Set<string>();
+  const states = db
+    .prepare(
+      `SELECT json_extract(CAST(value AS TEXT), '$.conversationState') FROM cursorDiskKV
+        WHERE key >= 'composerData:' AND key < 'composerData;' AND json_valid(CAST(value AS TEXT))`,
+    )
+    .pluck(true)
+    .iterate() as Iterable<unknown>;
+  for (const state of states)
+    if (typeof state === 'string')
+      for (const id of parseConversationState(state)?.promptIds ?? []) linked.add(id);
+  const open = blobs.filter((b) => !linked.has(b.id));
+  if (open.some((b) => typeof b.rid === 'string')) {
+    const requests = new Set(
+      db
+        .prepare(
+          `SELECT DISTINCT json_extract(CAST(value AS TEXT), '$.requestId') FROM cursorDiskKV
+            WHERE key >= 'bubbleId:' AND key < 'bubbleId;' AND json_valid(CAST(value AS TEXT))`,
+        )
+        .pluck(true)
+        .all(),
+    );
+    return open.filter((b) => !(typeof b.rid === 'string' && requests.has(b.rid))).length;
+  }
+  return open.length;
+}
+
 function globalProbe(db: BetterSqlite3.Database): SourceProbe {
   const probe = emptyProbe('global-db');
   if (hasTable(db, 'cursorDiskKV')) {
     probe.messages = keyRangeCount(db, 'bubbleId:');
     probe.blobs = keyRangeCount(db, 'agentKv:blob:');
+    if (probe.blobs > 0) {
+      probe.generation = 'global-db-agentkv';
+      probe.unlinkedBlobs = unlinkedJsonBlobs(db);
+    }
+    const pointers = {
+      checkpoint: keyRangeCount(db, 'agentKv:checkpoint:'),
+      bubbleCheckpoint: keyRangeCount(db, 'agentKv:bubbleCheckpoint:'),
+      artifact: keyRangeCount(db, 'agentKv:artifact:'),
+    };
+    if (pointers.checkpoint + pointers.bubbleCheckpoint + pointers.artifact > 0)
+      probe.agentKvPointers = pointers;
     const range = db
       .prepare(
         `SELECT min(v) AS min, max(v) AS max FROM (
@@ -158,6 +231,15 @@ function storeProbe(db: BetterSqlite3.Database): SourceProbe {
   return probe;
 }
 
+/** `runs` without `request_id`/`usage_json` is the older SDK schema (§3.2). */
+function sdkProbe(db: BetterSqlite3.Database): SourceProbe {
+  if (!hasTable(db, 'runs')) return emptyProbe('sdk-index');
+  const newer = presentColumns(db, 'runs', OPTIONAL_RUN_COLUMNS).length === OPTIONAL_RUN_COLUMNS.length;
+  const probe = emptyProbe(newer ? 'sdk-index' : 'sdk-index-legacy-runs');
+  probe.runs = (db.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
+  return probe;
+}
+
 function sqliteProbe(path: string, read: (db: BetterSqlite3.Database) => SourceProbe): SourceProbe {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
@@ -172,6 +254,7 @@ function sqliteProbe(path: string, read: (db: BetterSqlite3.Database) => SourceP
 export function probeSource(source: DiscoveredSource): SourceProbe {
   if (source.kind === 'composer-global-db') return sqliteProbe(source.locator, globalProbe);
   if (source.kind === 'composer-workspace-db') return sqliteProbe(source.locator, workspaceProbe);
+  if (source.kind === 'sdk-agent-index') return sqliteProbe(source.locator, sdkProbe);
   if (source.kind === 'store-session-dir') {
     const db = join(source.locator, 'store.db');
     return isFile(db) ? sqliteProbe(db, storeProbe) : emptyProbe('store-db');

@@ -88,6 +88,20 @@ export const CATALOGUE = {
         count: z.number(),
       }),
   },
+  AGENTKV_PROTOBUF_UNREAD: {
+    severity: ['info'],
+    exit: null,
+    meaning:
+      'agentKv turn user/step blobs (a protobuf layout known from one source only) are counted, never decoded.',
+    remedy:
+      'None; the session keeps its bubbles and JSON blobs. Sessions with only such turns are not loaded.',
+    details: (z) =>
+      z.object({
+        /** `turn-content`: user/step blobs of a read session; `session`: composers with only protobuf turns. */
+        part: z.enum(['turn-content', 'session']),
+        count: z.number(),
+      }),
+  },
   AMBIGUOUS_VIEW_KEPT_ARCHIVED: {
     severity: ['warning'],
     exit: null,
@@ -627,6 +641,14 @@ export const CATALOGUE = {
     remedy:
       'Check the session ID (byte-exact, case-sensitive), e.g. with etl query "select session_id from sessions".',
     details: none,
+  },
+  SDK_AGENT_STORES_UNREAD: {
+    severity: ['info'],
+    exit: null,
+    meaning:
+      'Per-agent SDK store.db files exist beside an index.db; their schema is unknown, so none is read.',
+    remedy: 'None; each agent is loaded from index.db and its transcript.',
+    details: (z) => z.object({ count: z.number() }),
   },
   SDK_FIELD_INVALID: {
     severity: ['warning'],

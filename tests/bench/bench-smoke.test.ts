@@ -24,14 +24,23 @@ describe('npm run bench (smoke, tiny corpus)', () => {
     );
   }, 300_000);
 
-  it('exits 0 and prints a table row for every case 1–8', () => {
+  it('exits 0 and prints a table row for every case 1–10', () => {
     expect(result.stderr).not.toMatch(/failed \(exit/);
     expect(result.status).toBe(0);
     const rowIds = result.stdout
       .split('\n')
-      .map((line) => /^\| (\d) \| /.exec(line)?.[1])
+      .map((line) => /^\| (\d+) \| /.exec(line)?.[1])
       .filter((id) => id !== undefined);
-    expect(rowIds).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    expect(rowIds).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+  });
+
+  it('loads the agentKv-heavy corpus, and its no-op --since-last reads no payload (blobs included)', () => {
+    expect(row(9)[2]).toMatch(/^agentKv-heavy full load DuckDB/);
+    expect(Number(row(9)[8])).toBeGreaterThan(0);
+    expect(Number(row(10)[8])).toBe(0);
+    expect(result.stdout).toMatch(
+      /agentKv-heavy no-op --since-last reads zero payload bytes \(every run\) \| 0 bytes \(max of 1\) \| met/,
+    );
   });
 
   const row = (id: number): string[] =>

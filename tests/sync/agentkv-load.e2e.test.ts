@@ -10,6 +10,7 @@ import {
   CANARY_BLOB_KEY,
   CANARY_SUMMARY_KEY,
   INJECTED_CONTEXT,
+  PROTOBUF_ONLY,
   REQUESTS,
   SYSTEM_PROMPT,
   writeAgentKvCorpus,
@@ -116,6 +117,7 @@ describe('agentKv blobs loaded end to end', { timeout: 300_000 }, () => {
           possiblyEncrypted: 1,
           systemPrompt: true,
           turns: 1,
+          turnContentUnread: 2,
         },
       });
       expect(ext(session).agentKv.hashMismatchBlobIds).toHaveLength(1);
@@ -134,8 +136,12 @@ describe('agentKv blobs loaded end to end', { timeout: 300_000 }, () => {
         ['AGENTKV_BLOB_HASH_MISMATCH', AGENTKV_SESSIONS.stateLinked, 1],
         ['AGENTKV_BLOBS_POSSIBLY_ENCRYPTED', AGENTKV_SESSIONS.stateLinked, 1],
         ['AGENTKV_BLOBS_UNLINKED', null, 1],
+        ['AGENTKV_PROTOBUF_UNREAD', AGENTKV_SESSIONS.stateLinked, 2],
+        ['AGENTKV_PROTOBUF_UNREAD', null, 1],
       ]),
     );
+    // A composer of protobuf turns only is counted (part `session`), never loaded from a guessed layout.
+    expect(rows(targets.duckdb, `select 1 from sessions where session_id = '${PROTOBUF_ONLY}'`)).toEqual([]);
     const orphan = JSON.stringify(rows(targets.duckdb, 'select * from messages'));
     expect(orphan).not.toContain('Background run');
   });

@@ -5,16 +5,25 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PLAIN_TRANSCRIPT, SDK_AGENTS, writeSdkStoreCorpus } from '../../fixtures/sdk/sdk-store-corpus.js';
+import {
+  PLAIN_TRANSCRIPT,
+  SDK_AGENT_STORE_CANARY,
+  SDK_AGENTS,
+  writeSdkStoreCorpus,
+} from '../../fixtures/sdk/sdk-store-corpus.js';
+import { leaked } from '../helpers/leaked-secrets.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 type Row = Record<string, unknown>;
 type RunOutput = { run: Row & { counts: Row }; diagnostics: Row[] };
 
+const printed: string[] = [];
+
 function load(storeRoot: string, target: string, ...extra: string[]): RunOutput {
   const result = runCli(['run', '--json', '--cursor-store-root', storeRoot, '--target', target, ...extra]);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
+  printed.push(result.stdout);
   return JSON.parse(result.stdout) as RunOutput;
 }
 
@@ -99,6 +108,20 @@ describe('SDK agent store loaded end to end', { timeout: 300_000 }, () => {
     const stored = rows(targets.duckdb, "select details from diagnostics where code = 'SDK_FIELD_INVALID'");
     expect(stored.length).toBeGreaterThan(0);
     expect(JSON.stringify(stored)).not.toContain('rm -rf');
+  });
+
+  it('a per-agent store.db (schema unknown) is counted and reported, never read: its key and text reach nothing', async () => {
+    for (const run of first) {
+      const unread = run.diagnostics.filter((d) => d.code === 'SDK_AGENT_STORES_UNREAD');
+      expect(unread.map((d) => [d.severity, d.details])).toEqual([['info', { count: 1 }]]);
+    }
+    expect(await leaked(join(root, 'duckdb'), [SDK_AGENT_STORE_CANARY, 'PER-AGENT-STORE-MARKER'])).toEqual(
+      [],
+    );
+    expect(await leaked(join(root, 'parquet'), [SDK_AGENT_STORE_CANARY, 'PER-AGENT-STORE-MARKER'])).toEqual(
+      [],
+    );
+    expect(printed.join('\n')).not.toContain(SDK_AGENT_STORE_CANARY);
   });
 
   it('identity v1 of every Store message and tool call is the same without the SDK store', () => {

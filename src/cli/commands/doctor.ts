@@ -79,6 +79,8 @@ function mergeLayouts(layouts: readonly DoctorLayout[]): DoctorLayout[] {
             sessions: known.sessions + layout.sessions,
             messages: plus(known.messages, layout.messages),
             blobs: plus(known.blobs, layout.blobs),
+            unlinkedBlobs: plus(known.unlinkedBlobs, layout.unlinkedBlobs),
+            runs: plus(known.runs, layout.runs),
             unreadable: known.unreadable + layout.unreadable,
           },
     );
@@ -122,7 +124,9 @@ function pad(text: string, width: number): string {
 function layoutLine(l: DoctorLayout): string {
   const parts = [`${l.sources} source(s)`, `${l.sessions} session occurrence(s)`];
   if (l.messages !== null) parts.push(`${l.messages} message(s)`);
+  if (l.runs !== null) parts.push(`${l.runs} run(s)`);
   if (l.blobs !== null) parts.push(`${l.blobs} blob(s)`);
+  if (l.unlinkedBlobs !== null) parts.push(`${l.unlinkedBlobs} unlinked message blob(s)`);
   if (l.unreadable > 0) parts.push(`${l.unreadable} unreadable`);
   return `  ${l.sourceKind} / ${l.generation}: ${parts.join(', ')}`;
 }
@@ -135,10 +139,7 @@ function humanReport(report: DoctorReport): string {
     lines.push(
       `  ${pad(r.found ? 'found' : 'absent', 7)}${pad(r.kind, 14)}${pad(r.origin + build, 24)}${pad(sessions, 14)}${r.path}`,
     );
-    if (r.extras !== null && (r.extras.sdkAgentStores > 0 || r.extras.codeTrackingDb))
-      lines.push(
-        `         also read, not counted here: ${r.extras.sdkAgentStores} SDK agent store(s)${r.extras.codeTrackingDb ? ', ai-code-tracking.db' : ''}`,
-      );
+    if (r.extras?.codeTrackingDb) lines.push('         also read, not counted here: ai-code-tracking.db');
   }
   const read = report.roots.filter((r) => r.read).length;
   lines.push('', `Sessions: ${report.sessions} distinct across ${read} root(s) read`, 'Layouts:');
@@ -152,6 +153,10 @@ function humanReport(report: DoctorReport): string {
   for (const t of v.composerHeadersTables)
     lines.push(
       `  composerHeaders table: ${t.columns} columns, ${t.rows} row(s), ${t.subagentRows} subagent row(s)`,
+    );
+  for (const p of v.agentKvPointers)
+    lines.push(
+      `  agentKv pointer keys (not read): ${p.checkpoint} checkpoint, ${p.bubbleCheckpoint} bubbleCheckpoint, ${p.artifact} artifact`,
     );
   const flags = Object.entries(v.composerHeadersFlags);
   if (flags.length > 0)
@@ -223,6 +228,7 @@ export async function doctorCommand(
           ? null
           : { min: Math.min(...versions.map((v) => v.min)), max: Math.max(...versions.map((v) => v.max)) },
       composerHeadersTables: inventories.flatMap((i) => i.composerHeaders),
+      agentKvPointers: inventories.flatMap((i) => i.agentKvPointers),
       composerHeadersFlags: Object.assign({}, ...inventories.map((i) => i.headerFlags)),
     },
     warehouse: flags.target === undefined ? null : await warehouseGaps(flags.target, sessionIds),

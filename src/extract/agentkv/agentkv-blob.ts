@@ -67,6 +67,11 @@ function classify(bytes: Uint8Array): { kind: BlobKind; json: unknown } {
   return { kind: 'opaque', json: undefined };
 }
 
+/** The kind of decoded content bytes (§1.2, §7): `opaque` is neither JSON, protobuf nor text. */
+export function blobKind(bytes: Uint8Array): BlobKind {
+  return classify(bytes).kind;
+}
+
 /** Decodes a stored value; the hash decides between the raw and the hex reading when both fit. */
 export function decodeBlob(blobId: string, stored: Uint8Array): DecodedBlob {
   const rawMatches = sha256Hex(stored) === blobId;

@@ -9,6 +9,8 @@ export interface AgentKvBlobBytes {
   link: BlobLink;
   /** Position in the root's prompt list, or null for a blob reached through a turn or a request. */
   promptIndex: number | null;
+  /** A turn's user-message or step blob (§1.4a, one source only): counted, its content not decoded. */
+  turnPart: boolean;
   /** The stored value; null for SQL NULL, `changed` when a writer raced the read. */
   bytes: Uint8Array | null | 'changed';
 }

@@ -1,7 +1,7 @@
 /**
  * Composers with no bubble rows whose `conversationState` names prompt message blobs: their text
- * exists only in agentKv, so they are sessions too. Key-index seeks find the composers without
- * bubbles; only their state string is read (inside SQLite), never a blob.
+ * exists only in agentKv. Only the state string is read (inside SQLite), never a blob. A state of
+ * turns only (protobuf content, §1.4a) is counted, not a session.
  */
 import type Database from 'better-sqlite3';
 import { BUBBLE_PREFIX, COMPOSER_DATA_PREFIX } from '../composer/bubble-key-owners.js';
@@ -14,6 +14,7 @@ export function* agentKvOnlyComposers(
   db: Database.Database,
   known: ReadonlySet<string>,
   budget: HydrationBudget,
+  skipped: { protobufOnly: number } = { protobufOnly: 0 },
 ): Generator<string> {
   const keys = db.prepare(
     `SELECT CAST(key AS BLOB) AS k FROM cursorDiskKV
@@ -44,5 +45,6 @@ export function* agentKvOnlyComposers(
     if (typeof value !== 'string') continue;
     const root = parseConversationState(value);
     if (root !== null && root.promptIds.length > 0) yield composerId;
+    else if (root !== null && root.turnIds.length > 0) skipped.protobufOnly++;
   }
 }

@@ -52,13 +52,18 @@ export function readAgentKvSession(
   };
   const pager = new KeysetPager(db, 'cursorDiskKV', limits, counters);
   const budget = new HydrationBudget(limits);
-  const fetch = (blobId: string, link: BlobLink, promptIndex: number | null): AgentKvBlobBytes | null => {
+  const fetch = (
+    blobId: string,
+    link: BlobLink,
+    promptIndex: number | null,
+    turnPart = false,
+  ): AgentKvBlobBytes | null => {
     const meta = pager.exact(`${AGENTKV_BLOB_PREFIX}${blobId}`, budget);
     if (meta === null) {
       read.missing++;
       return null;
     }
-    const blob: AgentKvBlobBytes = { blobId, link, promptIndex, bytes: pager.fetch(meta, budget) };
+    const blob: AgentKvBlobBytes = { blobId, link, promptIndex, turnPart, bytes: pager.fetch(meta, budget) };
     read.blobs.push(blob);
     return blob;
   };
@@ -81,7 +86,7 @@ export function readAgentKvSession(
           const parsed = parseTurn(decodeBlob(turnId, turn.bytes).bytes);
           if (parsed === null) continue;
           for (const id of [...(parsed.userId === null ? [] : [parsed.userId]), ...parsed.stepIds])
-            fetch(id, 'conversation-state', null);
+            fetch(id, 'conversation-state', null, true);
         }
       }
     }

@@ -4,7 +4,7 @@
  * global DB's connection stays open, workspace DBs' open connections are bounded.
  */
 
-import type { Diagnostic } from '../../shared/diagnostic.js';
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
 import { AgentKvIndex } from '../agentkv/agentkv-index.js';
 import { readAgentKvSession } from '../agentkv/agentkv-session-reader.js';
 import { occurrenceRefFor } from '../fs/source-identity.js';
@@ -104,7 +104,8 @@ export class ComposerAdapter implements SourceAdapter {
   ): Generator<SessionOccurrence> {
     const budget = new HydrationBudget(ctx.limits);
     const attribution = new GlobalAttribution(snapshot.db, ctx.limits, budget);
-    for (const entry of scanGlobalSessions(snapshot.db, budget)) {
+    const skipped = { protobufOnly: 0 };
+    for (const entry of scanGlobalSessions(snapshot.db, budget, skipped)) {
       const { workspacePath, memberships, workspaceProblem } = tree.attribute(
         entry.composerId,
         attribution.documentStamp(entry.composerId),
@@ -127,6 +128,15 @@ export class ComposerAdapter implements SourceAdapter {
         },
       );
     }
+    if (skipped.protobufOnly > 0)
+      ctx.diagnostics?.add(
+        diagnostic(
+          'AGENTKV_PROTOBUF_UNREAD',
+          'Composers whose conversation exists only in protobuf agentKv turns were counted, not loaded',
+          { part: 'session', count: skipped.protobufOnly },
+          { severity: 'info', sourceRef: source.sourceKey },
+        ),
+      );
   }
 
   private *catalogWorkspace(source: DiscoveredSource, tree: ComposerTree): Generator<SessionOccurrence> {

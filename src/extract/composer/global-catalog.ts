@@ -36,6 +36,7 @@ export interface GlobalCatalogEntry {
 export function* scanGlobalSessions(
   db: Database.Database,
   budget: HydrationBudget,
+  skipped: { protobufOnly: number } = { protobufOnly: 0 },
 ): Generator<GlobalCatalogEntry> {
   const next = db.prepare(
     `SELECT CAST(key AS BLOB) AS k FROM cursorDiskKV
@@ -152,5 +153,5 @@ export function* scanGlobalSessions(
       yield entry(composerId);
     }
   }
-  for (const composerId of agentKvOnlyComposers(db, all, budget)) yield entry(composerId);
+  for (const composerId of agentKvOnlyComposers(db, all, budget, skipped)) yield entry(composerId);
 }

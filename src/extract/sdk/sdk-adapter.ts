@@ -72,6 +72,15 @@ export class SdkStoreAdapter implements SourceAdapter {
         ctx?.unreadSources?.set(sourceKey, { failsRun: false });
         continue;
       }
+      if (index.agentStores > 0)
+        ctx?.diagnostics?.add(
+          diagnostic(
+            'SDK_AGENT_STORES_UNREAD',
+            'Per-agent SDK store.db files have no documented schema; they were counted, not read',
+            { count: index.agentStores },
+            { severity: 'info', sourceRef: sourceKey },
+          ),
+        );
       sources.push({
         sourceKey,
         kind: 'sdk-agent-index',

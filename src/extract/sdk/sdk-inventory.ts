@@ -1,7 +1,8 @@
 /**
  * Metadata-only inventory of SDK agent stores (cursor-formats §3.1):
  * `projects/<slug>/sdk-agent-store/<projectHash>/index.db`. The hash directory is listed, never
- * derived; the per-agent `store.db` files beside it have no documented schema and are not read.
+ * derived; the per-agent `agents/<hex>/store.db` files beside it have no documented schema (§10):
+ * they are counted, never opened.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,16 @@ export interface SdkIndexEntry {
   path: string;
   /** Why the entry is not a regular file, or null. */
   problem: string | null;
+  /** Per-agent `agents/<hex>/store.db` regular files beside the index. */
+  agentStores: number;
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
 }
 
 function names(dir: string, unlistable: string[]): string[] {
@@ -43,7 +54,11 @@ export function inventorySdkStores(storeRoot: string): { indexes: SdkIndexEntry[
       } catch (error) {
         problem = (error as NodeJS.ErrnoException).code ?? 'stat-failed';
       }
-      indexes.push({ path, problem });
+      const agents = join(base, hash, 'agents');
+      const agentStores = names(agents, []).filter((agent) =>
+        isRegularFile(join(agents, agent, 'store.db')),
+      ).length;
+      indexes.push({ path, problem, agentStores });
     }
   }
   return { indexes, unlistable };

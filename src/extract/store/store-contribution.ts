@@ -43,7 +43,7 @@ export interface StoreLeaf {
   hash: string;
   /** The message JSON, or null when the blob is missing or malformed. */
   message: Record<string, unknown> | null;
-  problem: 'missing-blob' | 'malformed-leaf' | null;
+  problem: 'missing-blob' | 'malformed-leaf' | 'possibly-encrypted-leaf' | null;
 }
 
 export interface StoreDbData {

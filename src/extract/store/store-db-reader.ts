@@ -3,8 +3,10 @@
  * blob size checked against `sqliteValueBytes` before it is materialized and charged to the
  * session's hydration budget. Problems become data (`failed` status or per-leaf problems).
  */
+
 import type Database from 'better-sqlite3';
 import { type DiagnosticSink, diagnostic } from '../../shared/diagnostic.js';
+import { blobKind } from '../agentkv/agentkv-blob.js';
 import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
@@ -15,6 +17,9 @@ import { decodeLeaf } from './leaf-decode.js';
 import type { StoreDbData, StoreLeaf, StoreSessionFacts } from './store-contribution.js';
 import { decodeStoreMetaRow, StoreMetaInvalid } from './store-meta-row.js';
 import { unreadableStoreSource } from './store-source-diagnostics.js';
+
+/** A 12-byte IV and a 16-byte tag (AES-GCM, §7): shorter opaque bytes cannot be a sealed blob. */
+const MIN_SEALED_BYTES = 28;
 
 interface ReadEnv {
   limits: ReadLimits;
@@ -100,12 +105,23 @@ export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env
   if (meta.latestRootBlobId === null) return { ...base, leaves: [], treeProblems: [] };
   const budget = new HydrationBudget(env.limits);
   const readBlob = blobReader(db, env, budget);
-  const walk = walkTree(meta.latestRootBlobId, readBlob);
+  const rootId = meta.latestRootBlobId;
+  let root: Uint8Array | null = null;
+  const walk = walkTree(rootId, (id) => {
+    const bytes = readBlob(id);
+    if (id === rootId) root = bytes;
+    return bytes;
+  });
+  // Neither JSON, protobuf nor text (§7): possibly encrypted, counted and never decrypted.
+  const opaque = (bytes: Uint8Array) => bytes.length >= MIN_SEALED_BYTES && blobKind(bytes) === 'opaque';
   const leaves: StoreLeaf[] = walk.leaves.map((hash) => {
     const bytes = readBlob(hash);
     if (bytes === null) return { hash, message: null, problem: 'missing-blob' };
     const message = decodeLeaf(bytes);
-    return { hash, message, problem: message === null ? 'malformed-leaf' : null };
+    if (message !== null) return { hash, message, problem: null };
+    return { hash, message, problem: opaque(bytes) ? 'possibly-encrypted-leaf' : 'malformed-leaf' };
   });
-  return { ...base, leaves, treeProblems: walk.problems };
+  const treeProblems = [...walk.problems];
+  if (walk.leaves.length === 0 && root !== null && opaque(root)) treeProblems.push('possibly-encrypted-root');
+  return { ...base, leaves, treeProblems };
 }

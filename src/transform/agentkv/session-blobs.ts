@@ -21,6 +21,8 @@ export interface AgentKvSummary {
   turns: number;
   hashMismatchBlobIds: string[];
   possiblyEncrypted: number;
+  /** Turn user/step blobs whose (protobuf) content is not decoded. */
+  turnContentUnread: number;
   systemPrompt: boolean;
 }
 
@@ -61,6 +63,7 @@ export function decodeSessionBlobs(
     turns: stateConfirmed ? read.turns : 0,
     hashMismatchBlobIds: [],
     possiblyEncrypted: 0,
+    turnContentUnread: 0,
     systemPrompt: false,
   };
   const out: SessionBlobs = { prompt: [], requests: [], summary, diagnostics: [] };
@@ -85,6 +88,7 @@ export function decodeSessionBlobs(
       summary.blobs++;
       summary.kinds[decoded.kind] = (summary.kinds[decoded.kind] ?? 0) + 1;
       if (decoded.kind === 'opaque') summary.possiblyEncrypted++;
+      if (blob.turnPart && decoded.kind !== 'empty' && decoded.kind !== 'opaque') summary.turnContentUnread++;
       if (!decoded.hashMatches) summary.hashMismatchBlobIds.push(blob.blobId);
     }
     if (blob.link === 'conversation-state') summary.conversationStateLinks++;
@@ -117,6 +121,15 @@ export function decodeSessionBlobs(
         'Some agentKv blobs are opaque (possibly encrypted); they are counted, not decrypted',
         { count: summary.possiblyEncrypted },
         scope,
+      ),
+    );
+  if (summary.turnContentUnread > 0)
+    out.diagnostics.push(
+      diagnostic(
+        'AGENTKV_PROTOBUF_UNREAD',
+        'Some agentKv turn user/step blobs have a layout known from one source only; counted, not decoded',
+        { part: 'turn-content', count: summary.turnContentUnread },
+        { ...scope, severity: 'info' },
       ),
     );
   return out;

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CANARY_BLOB_KEY, writeAgentKvCorpus } from '../../../fixtures/agentkv/agentkv-corpus.js';
 import { completeRunEvents } from '../../../fixtures/capture/cli-captures.js';
 import { ndjson, writeCapture } from '../../../fixtures/capture/write-capture.js';
 import { rawText } from '../../../fixtures/composer/state-db-builder.js';
@@ -9,6 +10,7 @@ import {
   CANARY_KEY,
   CANARY_TEXT,
   type InstallTree,
+  SDK_AGENT_ID,
   STORE_SESSION_ID,
 } from '../../../fixtures/data-roots/install-tree.js';
 import {
@@ -18,6 +20,7 @@ import {
 } from '../../../fixtures/hostile/baseline-corpus.js';
 import { canariesIn, MESSAGE_CANARY } from '../../../fixtures/hostile/canaries.js';
 import { SAMPLE_COMPOSERS } from '../../../fixtures/sample/sample-corpus.js';
+import { SDK_AGENT_STORE_CANARY, writeSdkStoreCorpus } from '../../../fixtures/sdk/sdk-store-corpus.js';
 import { chatSessionDir, writeMetaJson, writeStoreDb } from '../../../fixtures/store/store-session.js';
 import { DOCTOR_REPORT, type DoctorReport } from '../../../schemas/doctor-report.js';
 import { doctorCommand } from '../../../src/cli/commands/doctor.js';
@@ -117,13 +120,14 @@ describe('etl doctor', () => {
     expect(byPath.get(tree.windowsUserDir)).toBe(SAMPLE_COMPOSERS.length + 1);
     expect(byPath.get(tree.insidersUserDir)).toBe(SAMPLE_COMPOSERS.length);
     expect(byPath.get(tree.remoteServerUserDir)).toBe(0);
-    // The Insiders copy replicates the Windows-side sessions: counted once.
-    expect(report.sessions).toBe(SAMPLE_COMPOSERS.length + 2);
+    // The Insiders copy replicates the Windows-side sessions, and both agent homes one SDK agent: counted once.
+    expect(report.sessions).toBe(SAMPLE_COMPOSERS.length + 3);
     expect(human).toContain(tree.windowsUserDir);
     expect(human).toMatch(/absent\s+ide-user\s+linux/);
     const distro = report.roots.find((r) => r.path === tree.distroAgentHome);
     expect(distro?.extras).toEqual({ sdkAgentStores: 1, codeTrackingDb: true });
-    expect(human).toContain('also read, not counted here: 1 SDK agent store(s), ai-code-tracking.db');
+    expect(human).toContain('also read, not counted here: ai-code-tracking.db');
+    expect(human).not.toContain('SDK agent store(s)');
   });
 
   it('counts sessions, messages and blobs per layout generation from metadata', () => {
@@ -140,6 +144,43 @@ describe('etl doctor', () => {
     expect(layout('composer-workspace-db', 'workspace-pre-3.0')?.sources).toBe(4);
     expect(layout('store-session-dir', 'store-db')).toMatchObject({ sources: 1, sessions: 1 });
     expect(layout('store-session-dir', 'store-db')?.blobs).toBeGreaterThan(0);
+    // The SDK agent store of both agent homes: its agent (one session ID) and its run.
+    expect(layout('sdk-agent-index', 'sdk-index')).toMatchObject({ sources: 2, sessions: 2, runs: 2 });
+    expect(human).toContain('sdk-agent-index / sdk-index: 2 source(s), 2 session occurrence(s), 2 run(s)');
+  });
+
+  it('counts agentKv blobs no session links, SDK sessions and runs per runs schema, and what it cannot read', async () => {
+    const dir = tempDir('doctor-2026-');
+    const { userDir } = writeAgentKvCorpus(join(dir, 'ide'));
+    const { storeRoot } = writeSdkStoreCorpus(join(dir, 'home'));
+    const { json, human: text } = await doctor(tree, { cursorUserDir: userDir, cursorStoreRoot: storeRoot });
+    const out = DOCTOR_REPORT.parse(json);
+    const layout = (kind: string, generation: string) =>
+      out.layouts.find((l) => l.sourceKind === kind && l.generation === generation);
+    // 10 JSON message blobs: 7 in prompt lists, 1 opening a bubble's request, 1 orphan request and
+    // the hash-mismatch blob (named by a prompt list, so linked) - as AGENTKV_BLOBS_UNLINKED of a run.
+    expect(layout('composer-global-db', 'global-db-agentkv')).toMatchObject({ sources: 1, unlinkedBlobs: 1 });
+    expect(layout('sdk-agent-index', 'sdk-index')).toMatchObject({ sources: 1, sessions: 2, runs: 3 });
+    expect(layout('sdk-agent-index', 'sdk-index-legacy-runs')).toMatchObject({
+      sources: 1,
+      sessions: 1,
+      runs: 1,
+    });
+    const codes = out.problems.map((p) => p.code);
+    expect(codes).toEqual(expect.arrayContaining(['AGENTKV_PROTOBUF_UNREAD', 'SDK_AGENT_STORES_UNREAD']));
+    expect(text).toContain('1 unlinked message blob(s)');
+    // Pointer keys whose value encoding (checkpoint) or payload (artifact) is unknown: counted only.
+    expect(out.versions.agentKvPointers).toEqual([{ checkpoint: 1, bubbleCheckpoint: 1, artifact: 0 }]);
+    expect(text).toContain('agentKv pointer keys (not read): 1 checkpoint, 1 bubbleCheckpoint, 0 artifact');
+    expect(text).toMatch(/SDK_AGENT_STORES_UNREAD x1: /);
+    for (const secret of [
+      CANARY_BLOB_KEY,
+      SDK_AGENT_STORE_CANARY,
+      'PER-AGENT-STORE-MARKER',
+      'Background run',
+    ])
+      expect(JSON.stringify(json) + text).not.toContain(secret);
+    expect(out.payloadBytesRead).toBe(0);
   });
 
   it('reports the composer _v range and the composerHeaders table variant and flags', () => {
@@ -148,14 +189,15 @@ describe('etl doctor', () => {
       { columns: 10, rows: SAMPLE_COMPOSERS.length, subagentRows: 0 },
     ]);
     expect(report.versions.composerHeadersFlags).toEqual({ version: 2, migratedToTable: true });
+    expect(report.versions.agentKvPointers).toEqual([]);
     expect(human).toContain('composerHeaders table: 10 columns');
   });
 
   it('compares the sources with the warehouse', async () => {
     expect(report.warehouse).toMatchObject({
       target: 'duckdb',
-      inSourcesNotArchived: 1,
-      notArchivedIds: [STORE_SESSION_ID],
+      inSourcesNotArchived: 2,
+      notArchivedIds: [STORE_SESSION_ID, SDK_AGENT_ID].sort(),
       archivedButGone: 1,
       goneIds: [GONE_ID],
     });

@@ -20,6 +20,18 @@ describe('workspace.json', () => {
     });
   });
 
+  it('reads every folder form of cursor-formats §9.6: file, WSL, SSH remote and a multi-root workspace', () => {
+    const read = (value: unknown) => readWorkspaceJson(workspaceJson(JSON.stringify(value))).path;
+    expect(read({ folder: 'file:///home/dev/acme-api' })).toBe('/home/dev/acme-api');
+    expect(read({ folder: 'vscode-remote://wsl+Ubuntu/home/dev/acme-api' })).toBe('/home/dev/acme-api');
+    expect(read({ folder: 'vscode-remote://ssh-remote+build-host/srv/app/' })).toBe(
+      'vscode-remote://ssh-remote+build-host/srv/app',
+    );
+    expect(read({ workspace: 'file:///home/dev/multi.code-workspace' })).toBe(
+      '/home/dev/multi.code-workspace',
+    );
+  });
+
   it('a missing file or one naming no usable folder is no workspace, not damage', () => {
     expect(readWorkspaceJson(join(tempDir(), 'workspace.json'))).toEqual(none);
     expect(readWorkspaceJson(workspaceJson('{"folder":""}'))).toEqual(none);

@@ -63,6 +63,9 @@ describe('SDK store adapter', () => {
     );
     expect(ctx.counters.payloadReads).toBe(0);
     expect(ctx.counters.metadataRows).toBe(3);
+    // The per-agent store.db beside the first index has no documented schema: counted, never a source.
+    const unread = ctx.diagnostics?.items.filter((d) => d.code === 'SDK_AGENT_STORES_UNREAD') ?? [];
+    expect(unread.map((d) => [d.severity, d.details])).toEqual([['info', { count: 1 }]]);
   });
 
   it('one-row pages read every run and event; both runs schemas are read by their columns', async () => {

@@ -90,7 +90,14 @@ describe('agentKv enrichment of Composer views', () => {
     expect(session.diagnostics.map((d) => d.code).sort()).toEqual([
       'AGENTKV_BLOBS_POSSIBLY_ENCRYPTED',
       'AGENTKV_BLOB_HASH_MISMATCH',
+      'AGENTKV_PROTOBUF_UNREAD',
     ]);
+    // The turn's protobuf user and step blobs (§1.4a, one source): counted, their text never decoded.
+    expect(session.diagnostics.find((d) => d.code === 'AGENTKV_PROTOBUF_UNREAD')?.details).toEqual({
+      part: 'turn-content',
+      count: 2,
+    });
+    expect(session.extensions?.agentKv).toMatchObject({ turns: 1, turnContentUnread: 2 });
   });
 
   it('no view holds an encryption key, an auth token, the system prompt or injected context in message text', async () => {
