@@ -8,6 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
+  fileEditsTable,
   type RowProvenanceRow,
   rowProvenanceTable,
   type SourceInstanceRow,
@@ -102,6 +103,7 @@ export class ParquetTarget implements WarehouseTarget {
   private readonly provenanceOnly = new Map<string, Set<string>>([
     [sourceInstancesTable.name, new Set()],
     [rowProvenanceTable.name, new Set()],
+    [fileEditsTable.name, new Set()],
   ]);
 
   private constructor(
@@ -255,7 +257,7 @@ export class ParquetTarget implements WarehouseTarget {
     policy?: LoadPolicy,
   ): Promise<LoadResult[]> {
     const archived = await this.archivedStates(sessions.map((s) => s.session.session_id));
-    const { results, writes, relocated } = planLoads(sessions, archived, policy);
+    const { results, writes, relocated, editsRefreshed } = planLoads(sessions, archived, policy);
     // The staging tables start empty, so the staged sessions are exactly the writes of this run.
     // The ledger only records which of them were written, so it sees the same outcome as here.
     await this.staging.loadBatch(writes, ledger);
@@ -277,6 +279,9 @@ export class ParquetTarget implements WarehouseTarget {
       }
     }
     await this.staging.stageProvenance(instances, rows);
+    for (const session of editsRefreshed)
+      this.provenanceOnly.get(fileEditsTable.name)!.add(session.session.session_id);
+    await this.staging.stageFileEdits(editsRefreshed.flatMap((s) => s.fileEdits));
     return results;
   }
 
@@ -390,6 +395,7 @@ export class ParquetTarget implements WarehouseTarget {
     );
     const contributors = await this.contributors(ids);
     const provenance = await this.provenanceKeys(ids);
+    const edits = await this.fileEditCounts(ids);
     for (const row of reader.getRowObjects()) {
       const id = String(row.session_id);
       map.set(id, {
@@ -398,9 +404,23 @@ export class ParquetTarget implements WarehouseTarget {
         liveContributed: contributors.live.has(id),
         cursorBacked: contributors.cursor.has(id),
         provenance: `${provenance.instances.get(id) ?? ''}|${provenance.rows.get(id) ?? NO_ROW_PROVENANCE_KEY}`,
+        fileEdits: edits.get(id) ?? 0,
       });
     }
     return map;
+  }
+
+  /** Each session's published `file_edits` row count (none when the state predates the table). */
+  private async fileEditCounts(ids: string[]): Promise<Map<string, number>> {
+    const files = [...new Set(ids.map(bucketOf))].flatMap((b) =>
+      stateFiles(this.layout, this.previous, fileEditsTable.name, b),
+    );
+    if (files.length === 0) return new Map();
+    const reader = await this.reader.connection.runAndReadAll(
+      `SELECT session_id, count(*) AS n FROM (${readFilesSql(fileEditsTable as unknown as AnyTable, files)})
+        WHERE session_id IN (SELECT unnest(${sqlList(ids)})) GROUP BY session_id`,
+    );
+    return new Map(reader.getRowObjects().map((row) => [String(row.session_id), Number(row.n)]));
   }
 
   /** The published halves of each session's `provenanceKey`, from its partitions' files. */
