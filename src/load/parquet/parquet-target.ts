@@ -65,6 +65,7 @@ import {
 } from './dataset-manifest.js';
 import { DATASET_TABLES, readFilesSql, stateFiles } from './dataset-reader.js';
 import { type LinkRefusal, linkRefusal, linksUnavailable } from './link-or-copy.js';
+import { publishedEditCounts } from './published-edit-counts.js';
 import { seedStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -99,12 +100,10 @@ export class ParquetTarget implements WarehouseTarget {
   private policy: RedactionPolicy | null;
   /** Said by this run when a link was refused while it published (not already said at open). */
   readonly publishDiagnostics: Diagnostic[] = [];
-  /** Relocated sessions by the provenance table whose rows this run rewrites for them. */
-  private readonly provenanceOnly = new Map<string, Set<string>>([
-    [sourceInstancesTable.name, new Set()],
-    [rowProvenanceTable.name, new Set()],
-    [fileEditsTable.name, new Set()],
-  ]);
+  /** Unchanged sessions by the provenance (or `file_edits`) table whose rows this run rewrites. */
+  private readonly provenanceOnly = new Map<string, Set<string>>(
+    [sourceInstancesTable, rowProvenanceTable, fileEditsTable].map((t) => [t.name, new Set()]),
+  );
 
   private constructor(
     private readonly layout: DatasetLayout,
@@ -279,8 +278,7 @@ export class ParquetTarget implements WarehouseTarget {
       }
     }
     await this.staging.stageProvenance(instances, rows);
-    for (const session of editsRefreshed)
-      this.provenanceOnly.get(fileEditsTable.name)!.add(session.session.session_id);
+    for (const s of editsRefreshed) this.provenanceOnly.get(fileEditsTable.name)!.add(s.session.session_id);
     await this.staging.stageFileEdits(editsRefreshed.flatMap((s) => s.fileEdits));
     return results;
   }
@@ -395,7 +393,7 @@ export class ParquetTarget implements WarehouseTarget {
     );
     const contributors = await this.contributors(ids);
     const provenance = await this.provenanceKeys(ids);
-    const edits = await this.fileEditCounts(ids);
+    const edits = await publishedEditCounts(this.reader.connection, this.layout, this.previous, ids);
     for (const row of reader.getRowObjects()) {
       const id = String(row.session_id);
       map.set(id, {
@@ -408,19 +406,6 @@ export class ParquetTarget implements WarehouseTarget {
       });
     }
     return map;
-  }
-
-  /** Each session's published `file_edits` row count (none when the state predates the table). */
-  private async fileEditCounts(ids: string[]): Promise<Map<string, number>> {
-    const files = [...new Set(ids.map(bucketOf))].flatMap((b) =>
-      stateFiles(this.layout, this.previous, fileEditsTable.name, b),
-    );
-    if (files.length === 0) return new Map();
-    const reader = await this.reader.connection.runAndReadAll(
-      `SELECT session_id, count(*) AS n FROM (${readFilesSql(fileEditsTable as unknown as AnyTable, files)})
-        WHERE session_id IN (SELECT unnest(${sqlList(ids)})) GROUP BY session_id`,
-    );
-    return new Map(reader.getRowObjects().map((row) => [String(row.session_id), Number(row.n)]));
   }
 
   /** The published halves of each session's `provenanceKey`, from its partitions' files. */
