@@ -249,6 +249,57 @@ export const rowProvenanceTable = defineTable(
   },
 );
 
+// file-edits (schema version 5): one row per proposed or applied file change.
+export const USER_DECISIONS = ['accepted', 'rejected', 'pending', 'unknown'] as const;
+export const DECISION_SOURCES = ['tool-call-user-decision', 'code-block-status'] as const;
+
+export const fileEditsTable = defineTable(
+  'file_edits',
+  'One row per file change an assistant proposed or applied, derived from `tool_calls` and Composer code blocks; replaced with its session and never part of the view digest (docs/sql-cookbook.md#code-changes).',
+  {
+    session_id: column('text', 'Owning session.'),
+    message_id: column('text', 'Owning message (`messages.message_id`).'),
+    tool_ordinal: nullable(
+      'int',
+      'The tool call (`tool_calls.tool_ordinal` of the message); NULL for a Composer code block.',
+    ),
+    edit_ordinal: column('int', 'Zero-based position of the edit within its message.'),
+    tool_name: nullable(
+      'text',
+      'Tool name as stored (`search_replace`, `StrReplace`, `MultiEdit`, CLI `edit`, …); NULL for a code block.',
+    ),
+    path: nullable(
+      'text',
+      'The edited file, normalized like workspace paths (docs/workspaces.md); a relative path is joined to `workspace_path`, else kept relative. NULL when the source names none.',
+    ),
+    workspace_path: nullable('text', "The session's normalized workspace path, when known."),
+    lines_added: nullable(
+      'bigint',
+      'Lines added, as the source states them or counted from its diff or old/new text; NULL when not derivable.',
+    ),
+    lines_removed: nullable(
+      'bigint',
+      'Lines removed, as the source states them or counted from its diff or old/new text; NULL when not derivable.',
+    ),
+    diff: nullable('text', 'The diff as stored (`diffString`, `edit_file` chunks joined by newlines).'),
+    old_text: nullable('text', 'The replaced text as stored (`old_string`).'),
+    new_text: nullable(
+      'text',
+      'The new text as stored (`new_string`, written contents, `code_edit`, code block content).',
+    ),
+    user_decision: oneOf(USER_DECISIONS, "The user's decision; `unknown` when no source states one."),
+    decision_source: oneOf(
+      DECISION_SOURCES,
+      'Where `user_decision` came from: the tool call `userDecision`, or the Composer code block `status`; NULL when unknown.',
+      true,
+    ),
+    extensions: nullable(
+      'json',
+      'Source-specific fields: `replaceAll` (counts unknown); an edit tool of an unrecognized shape is `{"shape": "unknown", "params": <params as stored>}` with no field guessed.',
+    ),
+  },
+);
+
 export const diagnosticsTable = defineTable('diagnostics', 'Problems recorded as data, per run.', {
   run_id: column('text', 'Run that recorded the diagnostic.'),
   seq: column('int', 'Zero-based order within the run.'),
@@ -266,6 +317,7 @@ export const CONTENT_TABLES = [
   toolCallsTable,
   sourceInstancesTable,
   rowProvenanceTable,
+  fileEditsTable,
 ] as const;
 export const ROW_TABLES = [...CONTENT_TABLES, diagnosticsTable] as const;
 
@@ -274,4 +326,5 @@ export type MessageRow = RowOf<typeof messagesTable.columns>;
 export type ToolCallRow = RowOf<typeof toolCallsTable.columns>;
 export type SourceInstanceRow = RowOf<typeof sourceInstancesTable.columns>;
 export type RowProvenanceRow = RowOf<typeof rowProvenanceTable.columns>;
+export type FileEditRow = RowOf<typeof fileEditsTable.columns>;
 export type DiagnosticRow = RowOf<typeof diagnosticsTable.columns>;

@@ -95,6 +95,24 @@ CREATE TABLE IF NOT EXISTS row_provenance (
   chosen BOOLEAN NOT NULL
 );
 
+CREATE TABLE IF NOT EXISTS file_edits (
+  session_id VARCHAR NOT NULL,
+  message_id VARCHAR NOT NULL,
+  tool_ordinal INTEGER,
+  edit_ordinal INTEGER NOT NULL,
+  tool_name VARCHAR,
+  path VARCHAR,
+  workspace_path VARCHAR,
+  lines_added BIGINT,
+  lines_removed BIGINT,
+  diff VARCHAR,
+  old_text VARCHAR,
+  new_text VARCHAR,
+  user_decision VARCHAR NOT NULL,
+  decision_source VARCHAR,
+  extensions JSON
+);
+
 CREATE TABLE IF NOT EXISTS diagnostics (
   run_id VARCHAR NOT NULL,
   seq INTEGER NOT NULL,

@@ -11,6 +11,11 @@ export interface LoadPlan {
   relocated: NormalizedSession[];
   /** Captures of sessions Cursor's data backs (`keep-cursor-data`): recorded as superseded instances. */
   setAside: NormalizedSession[];
+  /**
+   * Unchanged sessions whose archived `file_edits` rows differ in number from the incoming ones (an
+   * archive of an older build): only those rows are rewritten.
+   */
+  editsRefreshed: NormalizedSession[];
 }
 
 export function planLoads(
@@ -52,5 +57,9 @@ export function planLoads(
     );
   });
   const setAside = sessions.filter((_, i) => results[i]!.action === 'keep-cursor-data');
-  return { results, writes, relocated, setAside };
+  const editsRefreshed = sessions.filter((s, i) => {
+    const stored = archived.get(s.session.session_id)?.fileEdits;
+    return results[i]!.action === 'unchanged' && stored !== undefined && stored !== s.fileEdits.length;
+  });
+  return { results, writes, relocated, setAside, editsRefreshed };
 }

@@ -20,6 +20,8 @@ export interface ArchivedState {
   cursorBacked?: boolean;
   /** The archived instances' `provenanceKey`, when the target can update provenance in place. */
   provenance?: string;
+  /** How many `file_edits` rows the archived session has, when the target can rewrite them in place. */
+  fileEdits?: number;
 }
 
 export interface IncomingState {

@@ -1,5 +1,6 @@
 /** The load stage's contract, implemented by the DuckDB warehouse and the Parquet dataset. */
 import type {
+  FileEditRow,
   MessageRow,
   RowProvenanceRow,
   SessionRow,
@@ -28,6 +29,7 @@ export interface StoredSession {
   toolCalls: ToolCallRow[];
   sourceInstances: SourceInstanceRow[];
   rowProvenance: RowProvenanceRow[];
+  fileEdits: FileEditRow[];
 }
 
 /**

@@ -486,6 +486,19 @@ export const CATALOGUE = {
     remedy: 'Free space or fix the destination, then export again.',
     details: (z) => z.object({ reason: z.string(), remedy: z.string() }),
   },
+  FILE_EDIT_VALUE_INVALID: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A file edit field (path, count, text, decision) had the wrong type or range; it is unknown.',
+    remedy: 'None needed; the edit row keeps NULL (or decision `unknown`) there, never a guess.',
+    details: (z) =>
+      z.object({
+        /** The source field, e.g. `old_string`, `result.linesAdded`, `path`, `user_decision`. */
+        field: z.string(),
+        /** How many values of this field in the session were dropped. */
+        count: z.number(),
+      }),
+  },
   INTERNAL_ERROR: {
     severity: [],
     exit: 'general',

@@ -47,6 +47,12 @@ function cells(stored: StoredSession): Cell[] {
     add('tool_calls', 'extensions', t.extensions, true);
   }
   for (const i of stored.sourceInstances) add('source_instances', 'workspace_path', i.workspace_path);
+  for (const e of stored.fileEdits) {
+    add('file_edits', 'diff', e.diff);
+    add('file_edits', 'old_text', e.old_text);
+    add('file_edits', 'new_text', e.new_text);
+    add('file_edits', 'extensions', e.extensions, true);
+  }
   return out;
 }
 

@@ -4,6 +4,8 @@ import type { Diagnostic } from '../shared/diagnostic.js';
 import { canonicalJson } from '../shared/json/canonical-json.js';
 import type { TimeProblem } from '../shared/time/read-instant.js';
 import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from './archive-keys.js';
+import { codeBlockEdits } from './file-edits/code-block-edits.js';
+import { fileEditRows } from './file-edits/file-edit-rows.js';
 import { jsonColumn } from './json-column.js';
 import type { NormalizedSession } from './normalized-session.js';
 import { rowProvenanceRows } from './row-provenance.js';
@@ -140,13 +142,21 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     subagent_type: subagent.link.subagent_type,
   };
   const view_digest = digest ? computeViewDigest({ session, messages, toolCalls, sourceInstances }) : '';
+  const edits = fileEditRows({
+    sessionId: view.sessionId,
+    workspacePath: view.workspacePath,
+    messages,
+    toolCalls,
+    codeBlocks: codeBlockEdits(view.codeBlockData, view.messages),
+  });
   return {
     session: { ...session, view_digest },
     messages,
     toolCalls,
     sourceInstances,
     rowProvenance: rowProvenanceRows(view.sessionId, view.messages, messages, toolCalls, sourceInstances),
-    diagnostics: sessionDiagnostics(view, subagent.diagnostics),
+    fileEdits: edits.rows,
+    diagnostics: [...sessionDiagnostics(view, subagent.diagnostics), ...edits.diagnostics],
     sourceKeys: [...new Set(view.sourceKeys)].sort(),
   };
 }

@@ -1,5 +1,6 @@
 /** The transform stage's output and the load stage's input: all rows of one session. */
 import type {
+  FileEditRow,
   MessageRow,
   RowProvenanceRow,
   SessionRow,
@@ -15,6 +16,8 @@ export interface NormalizedSession {
   sourceInstances: SourceInstanceRow[];
   /** Where each message and tool call was read (not part of the view digest). */
   rowProvenance: RowProvenanceRow[];
+  /** The file changes its tool calls and code blocks hold (not part of the view digest). */
+  fileEdits: FileEditRow[];
   diagnostics: Diagnostic[];
   /** Source keys this session's view depends on (sync ledger). */
   sourceKeys: string[];

@@ -136,6 +136,8 @@ export interface SessionView {
   /** Source keys whose data this view depends on (for the sync ledger). */
   sourceKeys: string[];
   extensions: Record<string, unknown> | null;
+  /** Composer `codeBlockData` as stored: read into `file_edits` only, never digested. */
+  codeBlockData?: unknown;
 }
 
 type OptionalMessageFacts =

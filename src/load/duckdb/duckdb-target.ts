@@ -8,6 +8,8 @@ import { runsTable } from '../../../schemas/ledger-tables.js';
 import {
   CONTENT_TABLES,
   diagnosticsTable,
+  type FileEditRow,
+  fileEditsTable,
   messagesTable,
   type RowProvenanceRow,
   rowProvenanceTable,
@@ -149,8 +151,14 @@ export class DuckDbTarget implements WarehouseTarget {
       sessions.length === 0
         ? new Map<string, ArchivedState>()
         : await this.archivedStates(sessions.map((s) => s.session.session_id));
-    const { results, writes, relocated, setAside } = planLoads(sessions, archived, policy);
-    if (writes.length === 0 && relocated.length === 0 && setAside.length === 0 && ledger === undefined)
+    const { results, writes, relocated, setAside, editsRefreshed } = planLoads(sessions, archived, policy);
+    if (
+      writes.length === 0 &&
+      relocated.length === 0 &&
+      setAside.length === 0 &&
+      editsRefreshed.length === 0 &&
+      ledger === undefined
+    )
       return results;
     const replaced = results.filter((r) => r.action === 'replace').map((r) => r.sessionId);
     let rows = 0;
@@ -186,11 +194,13 @@ export class DuckDbTarget implements WarehouseTarget {
         rows += instances.length + provenance.length;
       }
       rows += await recordSetAsideInstances(this.connection, setAside);
+      if (editsRefreshed.length > 0) rows += await this.refreshFileEdits(editsRefreshed);
       if (writes.length > 0) {
         const messages = writes.flatMap((s) => s.messages);
         const toolCalls = writes.flatMap((s) => s.toolCalls);
         const sourceInstances = writes.flatMap((s) => s.sourceInstances);
         const rowProvenance = writes.flatMap((s) => s.rowProvenance);
+        const fileEdits = writes.flatMap((s) => s.fileEdits);
         await this.warehouse.fitValue(
           largestRowValueBytes(
             writes.map((s) => s.session),
@@ -208,9 +218,15 @@ export class DuckDbTarget implements WarehouseTarget {
         await appendToTable(this.connection, toolCallsTable, toolCalls);
         await appendToTable(this.connection, sourceInstancesTable, sourceInstances);
         await appendToTable(this.connection, rowProvenanceTable, rowProvenance);
+        await appendToTable(this.connection, fileEditsTable, fileEdits);
         faultPoint('batch-appended');
         rows +=
-          writes.length + messages.length + toolCalls.length + sourceInstances.length + rowProvenance.length;
+          writes.length +
+          messages.length +
+          toolCalls.length +
+          sourceInstances.length +
+          rowProvenance.length +
+          fileEdits.length;
       }
       if (ledger !== undefined) {
         await this.ledger.writeBatch(ledger, results);
@@ -226,6 +242,27 @@ export class DuckDbTarget implements WarehouseTarget {
     faultPoint('batch-committed');
     this.sessionRowsWritten += rows;
     return results;
+  }
+
+  /** Replaces the `file_edits` rows of unchanged sessions (their content rows and digest stay). */
+  private async refreshFileEdits(sessions: readonly NormalizedSession[]): Promise<number> {
+    const ids = sessions.map((s) => s.session.session_id);
+    await this.connection.run(
+      `DELETE FROM ${fileEditsTable.name} WHERE session_id IN (${placeholders(ids.length)})`,
+      ids,
+    );
+    const edits = sessions.flatMap((s) => s.fileEdits);
+    await appendToTable(this.connection, fileEditsTable, edits);
+    return edits.length;
+  }
+
+  /**
+   * Appends `file_edits` rows alone, for a Parquet staging warehouse: an unchanged session's content
+   * stays in the published state while its refreshed edits are staged.
+   */
+  async stageFileEdits(edits: readonly FileEditRow[]): Promise<void> {
+    if (edits.length === 0) return;
+    await this.inTransaction(() => appendToTable(this.connection, fileEditsTable, edits));
   }
 
   /** Deletes the undashed compact Store sessions of older builds (undashed-compact-sessions.ts). */
@@ -339,7 +376,8 @@ export class DuckDbTarget implements WarehouseTarget {
          EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live,
          EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${CURSOR_CONTRIBUTION_SQL}) AS cursor,
          (SELECT ${PROVENANCE_KEY_SQL} FROM source_instances i WHERE i.session_id = s.session_id) || '|' ||
-         (SELECT ${ROW_PROVENANCE_KEY_SQL} FROM row_provenance p WHERE p.session_id = s.session_id) AS provenance
+         (SELECT ${ROW_PROVENANCE_KEY_SQL} FROM row_provenance p WHERE p.session_id = s.session_id) AS provenance,
+         (SELECT count(*) FROM file_edits f WHERE f.session_id = s.session_id) AS edits
          FROM sessions s WHERE s.session_id IN (${placeholders(ids.length)})`,
       ids,
     );
@@ -351,6 +389,7 @@ export class DuckDbTarget implements WarehouseTarget {
         liveContributed: row.live === true,
         cursorBacked: row.cursor === true,
         provenance: String(row.provenance),
+        fileEdits: Number(row.edits),
       });
     }
     return map;
@@ -373,5 +412,12 @@ export class DuckDbTarget implements WarehouseTarget {
 
 /** The rows a session adds across the content tables. */
 function sessionRows(s: NormalizedSession): number {
-  return 1 + s.messages.length + s.toolCalls.length + s.sourceInstances.length + s.rowProvenance.length;
+  return (
+    1 +
+    s.messages.length +
+    s.toolCalls.length +
+    s.sourceInstances.length +
+    s.rowProvenance.length +
+    s.fileEdits.length
+  );
 }

@@ -12,6 +12,7 @@ import {
 } from '../../../schemas/ledger-tables.js';
 import {
   diagnosticsTable,
+  fileEditsTable,
   messagesTable,
   rowProvenanceTable,
   sessionsTable,
@@ -127,6 +128,11 @@ export async function rewriteRows(
         dest,
         rowProvenanceTable,
         rewritten.flatMap((s) => s.rowProvenance),
+      );
+      await appendToTable(
+        dest,
+        fileEditsTable,
+        rewritten.flatMap((s) => s.fileEdits),
       );
       await dest.run('COMMIT');
     } catch (error) {

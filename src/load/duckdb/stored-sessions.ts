@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
 import type {
+  FileEditRow,
   MessageRow,
   RowProvenanceRow,
   SessionRow,
@@ -13,6 +14,7 @@ import type {
   ToolCallRow,
 } from '../../../schemas/tables.js';
 import {
+  fileEditsTable,
   messagesTable,
   rowProvenanceTable,
   sessionsTable,
@@ -107,6 +109,7 @@ export async function readStoredSessions(
   const tools = await read(toolCallsTable, 'message_id, tool_ordinal');
   const instances = await read(sourceInstancesTable, 'instance_ordinal');
   const provenance = await read(rowProvenanceTable, 'row_kind, row_id, instance_ordinal, locator');
+  const edits = await read(fileEditsTable, 'message_id, edit_ordinal');
   const out: StoredSession[] = [];
   for (const id of range.sessionIds) {
     const session = sessionRows.get(id)?.[0] as SessionRow | undefined;
@@ -123,6 +126,7 @@ export async function readStoredSessions(
       toolCalls,
       sourceInstances: (instances.get(id) ?? []) as SourceInstanceRow[],
       rowProvenance: (provenance.get(id) ?? []) as RowProvenanceRow[],
+      fileEdits: (edits.get(id) ?? []) as FileEditRow[],
     });
   }
   return out;

@@ -40,6 +40,16 @@ async function countProblems(connection: DuckDBConnection, problems: VerifyProbl
       'SELECT count(*) AS n FROM source_instances i ANTI JOIN sessions s USING (session_id)',
     ],
     [
+      'orphan-row',
+      'file_edits',
+      'SELECT count(*) AS n FROM file_edits e ANTI JOIN messages m USING (session_id, message_id)',
+    ],
+    [
+      'duplicate-key',
+      'file_edits',
+      'SELECT count(*) AS n FROM (SELECT session_id, message_id, edit_ordinal FROM file_edits GROUP BY ALL HAVING count(*) > 1)',
+    ],
+    [
       'duplicate-key',
       'sessions',
       'SELECT count(*) AS n FROM (SELECT session_id FROM sessions GROUP BY ALL HAVING count(*) > 1)',

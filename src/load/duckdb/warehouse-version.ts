@@ -5,12 +5,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sessionSourcesTable } from '../../../schemas/ledger-tables.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
-import { rowProvenanceTable } from '../../../schemas/tables.js';
+import { fileEditsTable, rowProvenanceTable } from '../../../schemas/tables.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
 import type { AnyTable } from '../export/export-tables.js';
+import { backfillFileEdits } from './backfill-file-edits.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
-export const WAREHOUSE_SCHEMA_VERSION = 4;
+export const WAREHOUSE_SCHEMA_VERSION = 5;
 
 /** Marks every ledger source for one more read, even by `--since-last`: stored identities converge. */
 export const REREAD_EVERY_SOURCE_SQL = "UPDATE etl_sources SET options_digest = 'identity-v3-pending'";
@@ -139,7 +140,17 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     REREAD_EVERY_SOURCE_SQL,
   ],
   [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
+  4: [
+    // file-edits: `file_edits`, backfilled from the stored tool calls (`migrate`); every source is
+    // read once more, so code-block edits of sessions still readable are added in place.
+    createTableSql(fileEditsTable as unknown as AnyTable),
+    REREAD_EVERY_SOURCE_SQL,
+    // end file-edits
+  ],
 };
+
+/** Steps after which the `file_edits` rows of every stored session are derived from its rows. */
+const BACKFILL_FILE_EDITS_AFTER = new Set([4]);
 
 /**
  * Steps after which every stored digest is recomputed: the digest definition changed with them, or
@@ -153,6 +164,7 @@ export async function migrate(connection: DuckDBConnection, from: number): Promi
   for (let version = from; version < WAREHOUSE_SCHEMA_VERSION; version++) {
     for (const sql of MIGRATIONS[version] ?? []) await connection.run(sql);
     if (RECOMPUTE_DIGESTS_AFTER.has(version)) await recomputeViewDigests(connection);
+    if (BACKFILL_FILE_EDITS_AFTER.has(version)) await backfillFileEdits(connection);
     applied.push(version);
   }
   await connection.run("UPDATE etl_meta SET value = $1 WHERE key = 'schema_version'", [

@@ -8,6 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
+  fileEditsTable,
   type RowProvenanceRow,
   rowProvenanceTable,
   type SourceInstanceRow,
@@ -64,6 +65,7 @@ import {
 } from './dataset-manifest.js';
 import { DATASET_TABLES, readFilesSql, stateFiles } from './dataset-reader.js';
 import { type LinkRefusal, linkRefusal, linksUnavailable } from './link-or-copy.js';
+import { publishedEditCounts } from './published-edit-counts.js';
 import { seedStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -98,11 +100,10 @@ export class ParquetTarget implements WarehouseTarget {
   private policy: RedactionPolicy | null;
   /** Said by this run when a link was refused while it published (not already said at open). */
   readonly publishDiagnostics: Diagnostic[] = [];
-  /** Relocated sessions by the provenance table whose rows this run rewrites for them. */
-  private readonly provenanceOnly = new Map<string, Set<string>>([
-    [sourceInstancesTable.name, new Set()],
-    [rowProvenanceTable.name, new Set()],
-  ]);
+  /** Unchanged sessions by the provenance (or `file_edits`) table whose rows this run rewrites. */
+  private readonly provenanceOnly = new Map<string, Set<string>>(
+    [sourceInstancesTable, rowProvenanceTable, fileEditsTable].map((t) => [t.name, new Set()]),
+  );
 
   private constructor(
     private readonly layout: DatasetLayout,
@@ -255,7 +256,7 @@ export class ParquetTarget implements WarehouseTarget {
     policy?: LoadPolicy,
   ): Promise<LoadResult[]> {
     const archived = await this.archivedStates(sessions.map((s) => s.session.session_id));
-    const { results, writes, relocated } = planLoads(sessions, archived, policy);
+    const { results, writes, relocated, editsRefreshed } = planLoads(sessions, archived, policy);
     // The staging tables start empty, so the staged sessions are exactly the writes of this run.
     // The ledger only records which of them were written, so it sees the same outcome as here.
     await this.staging.loadBatch(writes, ledger);
@@ -277,6 +278,8 @@ export class ParquetTarget implements WarehouseTarget {
       }
     }
     await this.staging.stageProvenance(instances, rows);
+    for (const s of editsRefreshed) this.provenanceOnly.get(fileEditsTable.name)!.add(s.session.session_id);
+    await this.staging.stageFileEdits(editsRefreshed.flatMap((s) => s.fileEdits));
     return results;
   }
 
@@ -390,6 +393,7 @@ export class ParquetTarget implements WarehouseTarget {
     );
     const contributors = await this.contributors(ids);
     const provenance = await this.provenanceKeys(ids);
+    const edits = await publishedEditCounts(this.reader.connection, this.layout, this.previous, ids);
     for (const row of reader.getRowObjects()) {
       const id = String(row.session_id);
       map.set(id, {
@@ -398,6 +402,7 @@ export class ParquetTarget implements WarehouseTarget {
         liveContributed: contributors.live.has(id),
         cursorBacked: contributors.cursor.has(id),
         provenance: `${provenance.instances.get(id) ?? ''}|${provenance.rows.get(id) ?? NO_ROW_PROVENANCE_KEY}`,
+        fileEdits: edits.get(id) ?? 0,
       });
     }
     return map;

@@ -135,6 +135,51 @@ LEFT JOIN (
   FROM tool_calls WHERE native_call_id IS NOT NULL GROUP BY ALL
 ) k ON k.session_id = s.parent_session_id AND k.native_call_id = s.spawn_tool_call_id`,
   },
+  // file-edits: code changes (`file_edits`) by file, model and session.
+  {
+    name: 'v_file_edits',
+    description:
+      'One row per file edit with the time, UTC day, model and position of the message that proposed it.',
+    select: `SELECT e.session_id, e.message_id, m.ordinal AS message_ordinal, e.tool_ordinal, e.edit_ordinal,
+  e.tool_name, e.path, coalesce(e.workspace_path, ${NO_WORKSPACE}) AS workspace, e.lines_added,
+  e.lines_removed, e.user_decision, e.decision_source, m.model, ${MESSAGE_TIME('m')} AS timestamp,
+  ${DAY(MESSAGE_TIME('m'))} AS day, e.diff, e.old_text, e.new_text, e.extensions
+FROM file_edits e
+JOIN messages m USING (session_id, message_id)`,
+  },
+  {
+    name: 'v_top_changed_files',
+    description: 'Per edited file and workspace: edits, known lines added and removed, sessions.',
+    select: `SELECT path, workspace, count(*) AS edits, sum(lines_added) AS lines_added,
+  sum(lines_removed) AS lines_removed, count(DISTINCT session_id) AS sessions,
+  count(*) FILTER (WHERE user_decision = 'accepted') AS accepted
+FROM v_file_edits WHERE path IS NOT NULL GROUP BY path, workspace`,
+  },
+  {
+    name: 'v_edit_acceptance',
+    description:
+      'Per model: edits by user decision; acceptance_rate = accepted / (accepted + rejected), NULL when none was decided.',
+    select: `SELECT model, count(*) AS edits,
+  count(*) FILTER (WHERE user_decision = 'accepted') AS accepted,
+  count(*) FILTER (WHERE user_decision = 'rejected') AS rejected,
+  count(*) FILTER (WHERE user_decision = 'pending') AS pending,
+  count(*) FILTER (WHERE user_decision = 'unknown') AS unknown,
+  count(*) FILTER (WHERE user_decision = 'accepted') /
+    nullif(count(*) FILTER (WHERE user_decision IN ('accepted', 'rejected')), 0) AS acceptance_rate
+FROM v_file_edits GROUP BY model`,
+  },
+  {
+    name: 'v_session_edits',
+    description:
+      'Per session with edits: edits, files, known lines added and removed, decisions, first and last edit.',
+    select: `SELECT e.session_id, s.title, e.workspace, count(*) AS edits, count(DISTINCT e.path) AS files,
+  sum(e.lines_added) AS lines_added, sum(e.lines_removed) AS lines_removed,
+  count(*) FILTER (WHERE e.user_decision = 'accepted') AS accepted,
+  count(*) FILTER (WHERE e.user_decision = 'rejected') AS rejected,
+  min(e.timestamp) AS first_edit, max(e.timestamp) AS last_edit
+FROM v_file_edits e JOIN sessions s USING (session_id) GROUP BY e.session_id, s.title, e.workspace`,
+  },
+  // end file-edits
 ];
 
 export function createViewSql(view: AnalystView): string {

@@ -84,6 +84,7 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
     ],
     sourceKeys: [occurrence.sourceKey],
     extensions: null,
+    codeBlockData: doc?.codeBlockData,
   };
   return withAgentKv(view, data, occurrence);
 }

@@ -143,6 +143,11 @@ function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSe
     session_id: sessionId,
     occurrence_ref: sealedRef ? seal.sealRef(row.occurrence_ref) : row.occurrence_ref,
   }));
+  const fileEdits = input.fileEdits.map((row) => ({
+    ...row,
+    session_id: sessionId,
+    message_id: id(row.message_id),
+  }));
   return {
     ...input,
     session: {
@@ -156,6 +161,7 @@ function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSe
     toolCalls,
     sourceInstances,
     rowProvenance,
+    fileEdits,
     diagnostics: input.diagnostics.map((d) =>
       d.sessionId === undefined ? d : { ...d, sessionId: seal.sealId(d.sessionId) },
     ),
@@ -191,6 +197,14 @@ export async function redactSession(
     extensions: json(row.extensions),
   }));
   const instanceSlots = sealed.sourceInstances.map((row) => paths(row.workspace_path));
+  const editSlots = sealed.fileEdits.map((row) => ({
+    path: paths(row.path),
+    workspace: paths(row.workspace_path),
+    diff: text(row.diff),
+    oldText: text(row.old_text),
+    newText: text(row.new_text),
+    extensions: json(row.extensions),
+  }));
   const out = await batch.redact(settings, counts);
   const at = (slot: number | null, value: string | null): string | null =>
     slot === null ? value : out[slot]!;
@@ -225,8 +239,27 @@ export async function redactSession(
     ...row,
     workspace_path: at(instanceSlots[i]!, row.workspace_path),
   }));
+  const fileEdits = sealed.fileEdits.map((row, i) => {
+    const slots = editSlots[i]!;
+    return {
+      ...row,
+      path: at(slots.path, row.path),
+      workspace_path: at(slots.workspace, row.workspace_path),
+      diff: at(slots.diff, row.diff),
+      old_text: at(slots.oldText, row.old_text),
+      new_text: at(slots.newText, row.new_text),
+      extensions: at(slots.extensions, row.extensions),
+    };
+  });
   const view_digest = computeViewDigest({ session: redactedSession, messages, toolCalls, sourceInstances });
-  return { ...sealed, session: { ...redactedSession, view_digest }, messages, toolCalls, sourceInstances };
+  return {
+    ...sealed,
+    session: { ...redactedSession, view_digest },
+    messages,
+    toolCalls,
+    sourceInstances,
+    fileEdits,
+  };
 }
 
 /** Redacts one session and counts what it replaced (a resolve worker sends both back). */

@@ -80,6 +80,7 @@ describe('etl run --target parquet:<dir>', () => {
     const bucket = bucketOf(A003);
     expect(rewritten.sort()).toEqual(
       [
+        `file_edits/bucket=${bucket}`,
         `messages/bucket=${bucket}`,
         `row_provenance/bucket=${bucket}`,
         `sessions/bucket=${bucket}`,

@@ -101,6 +101,33 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
       ['2025-10-14', 'grep', 'error', 1],
       ['2025-10-14', 'read_file', 'completed', 1],
     ]),
+  "What share of each model's edits did I accept?": (rows) =>
+    expect(rows).toEqual([
+      { model: 'claude-4-sonnet', edits: 1, accepted: 1, rejected: 0, unknown: 0, acceptance_rate: 1 },
+    ]),
+  'Which 20 files changed most?': (rows) =>
+    expect(rows).toEqual([
+      {
+        path: '/home/dev/acme-api/src/app.ts',
+        workspace: '/home/dev/acme-api',
+        edits: 1,
+        lines_added: 1,
+        lines_removed: 0,
+        sessions: 1,
+      },
+    ]),
+  'What did one conversation change, edit by edit?': (rows) =>
+    expect(rows).toEqual([
+      {
+        message_ordinal: 2,
+        edit_ordinal: 0,
+        tool_name: 'edit_file',
+        path: '/home/dev/acme-api/src/app.ts',
+        lines_added: 1,
+        lines_removed: 0,
+        user_decision: 'accepted',
+      },
+    ]),
   // The sample has no subagents (tests/sync/subagent-links.test.ts loads chains).
   'Which subagents did a conversation spawn?': (rows) => expect(rows).toEqual([]),
 };

@@ -42,8 +42,8 @@ describe('views tell the truth: unknown times are NULL in every view', () => {
     });
   }
 
-  it('v_daily_activity and v_tool_usage put unknown times under a NULL day', async () => {
-    for (const name of ['v_daily_activity', 'v_tool_usage']) {
+  it('v_daily_activity, v_tool_usage and v_file_edits put unknown times under a NULL day', async () => {
+    for (const name of ['v_daily_activity', 'v_tool_usage', 'v_file_edits']) {
       const [row] = await queryRows(warehouse, `SELECT count(*) AS n FROM ${name} WHERE day IS NULL`);
       expect(Number(row!.n), name).toBeGreaterThan(0);
     }

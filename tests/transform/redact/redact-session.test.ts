@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { redactionCliCapture } from '../../../fixtures/capture/redaction-captures.js';
+import {
+  CANARY_SECRETS,
+  redactionCliCapture,
+  redactionEditCapture,
+} from '../../../fixtures/capture/redaction-captures.js';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
 import { IdentitySeal } from '../../../src/transform/redact/identity-seal.js';
 import { RunRedaction, redactCounted } from '../../../src/transform/redact/redact-session.js';
@@ -51,5 +55,21 @@ describe('redactSession (over finalized rows)', () => {
     );
     const { session: after } = await redactCounted(before, { homePaths: false, seal: null });
     expect(after.messages.map((m) => m.message_id)).toEqual(before.messages.map((m) => m.message_id));
+  });
+
+  it('file_edits texts are redacted and their message IDs sealed like the messages', async () => {
+    const before = onlySession(
+      await readCaptures([writeCapture(tempDir(), 'e.ndjson', redactionEditCapture())]),
+    );
+    const plain = JSON.stringify(before.fileEdits);
+    expect(CANARY_SECRETS.filter((s) => plain.includes(s)).length).toBe(2);
+    const { session: after } = await redactCounted(before, { homePaths: false, seal: SEAL });
+    const redacted = JSON.stringify(after.fileEdits);
+    expect(CANARY_SECRETS.filter((s) => redacted.includes(s))).toEqual([]);
+    expect(after.fileEdits.map((e) => e.message_id)).toEqual(
+      before.fileEdits.map((e) => SEAL.sealId(e.message_id)),
+    );
+    const ids = new Set(after.messages.map((m) => m.message_id));
+    expect(after.fileEdits.every((e) => ids.has(e.message_id))).toBe(true);
   });
 });

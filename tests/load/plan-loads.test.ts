@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { planLoads } from '../../src/load/plan-loads.js';
+import type { ArchivedState } from '../../src/load/replace-decision.js';
+import type { NormalizedSession } from '../../src/transform/normalized-session.js';
+
+function session(id: string, digest: string, edits: number): NormalizedSession {
+  return {
+    session: { session_id: id, view_digest: digest, fidelity: 'complete', resolution_state: 'complete' },
+    messages: [],
+    toolCalls: [],
+    sourceInstances: [],
+    rowProvenance: [],
+    fileEdits: Array.from({ length: edits }, (_, i) => ({ session_id: id, edit_ordinal: i })),
+    diagnostics: [],
+    sourceKeys: [],
+  } as unknown as NormalizedSession;
+}
+
+const archived = (digest: string, fileEdits?: number): ArchivedState => ({
+  viewDigest: digest,
+  fidelity: 'complete',
+  ...(fileEdits === undefined ? {} : { fileEdits }),
+});
+
+describe('planLoads: file_edits of unchanged sessions', () => {
+  it('refreshes only unchanged sessions whose archived edit count differs, when the target counts', () => {
+    const incoming = [
+      session('a', 'd1', 2),
+      session('b', 'd2', 2),
+      session('c', 'd3', 1),
+      session('d', 'new', 1),
+    ];
+    const plan = planLoads(
+      incoming,
+      new Map([
+        ['a', archived('d1', 0)],
+        ['b', archived('d2', 2)],
+        ['c', archived('d3')],
+        ['d', archived('old', 0)],
+      ]),
+    );
+    expect(plan.results.map((r) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'replace']);
+    expect(plan.editsRefreshed.map((s) => s.session.session_id)).toEqual(['a']);
+    expect(plan.writes.map((s) => s.session.session_id)).toEqual(['d']);
+  });
+});
