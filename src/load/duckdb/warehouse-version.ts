@@ -10,7 +10,7 @@ import { IntegrityError, UsageError } from '../../shared/errors.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
-export const WAREHOUSE_SCHEMA_VERSION = 4;
+export const WAREHOUSE_SCHEMA_VERSION = 5;
 
 /** Marks every ledger source for one more read, even by `--since-last`: stored identities converge. */
 export const REREAD_EVERY_SOURCE_SQL = "UPDATE etl_sources SET options_digest = 'identity-v3-pending'";
@@ -106,6 +106,14 @@ const SUBAGENT_LINKS_STEP: readonly string[] = [
   REREAD_EVERY_SOURCE_SQL,
 ];
 
+// Team archive (origins, etl merge): provenance columns appended at the end of their tables, rows
+// being appended by position. NULL on older rows: origin stays out of identities and digests.
+const ORIGIN_STEP: readonly string[] = [
+  'ALTER TABLE sessions ADD COLUMN IF NOT EXISTS origin VARCHAR',
+  'ALTER TABLE source_instances ADD COLUMN IF NOT EXISTS origin VARCHAR',
+  'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS origin VARCHAR',
+];
+
 /** Steps from version N to N+1, run inside the schema transaction after the CREATE IF NOT EXISTS. */
 const MIGRATIONS: Record<number, readonly string[]> = {
   // v1 → v2: run counters for absence and payload bytes, and the owner pid; ledger tables are created.
@@ -139,6 +147,8 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     REREAD_EVERY_SOURCE_SQL,
   ],
   [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
+  // v4 → v5
+  4: [...ORIGIN_STEP],
 };
 
 /**
@@ -147,14 +157,17 @@ const MIGRATIONS: Record<number, readonly string[]> = {
  */
 const RECOMPUTE_DIGESTS_AFTER = new Set([2, SUBAGENT_LINKS_FROM]);
 
-/** Brings a warehouse of `from` up to the current version; returns the steps applied. */
+/**
+ * Brings a warehouse of `from` up to the current version; returns the steps applied. Digests are
+ * recomputed once after the last step: the rows are read in this build's columns.
+ */
 export async function migrate(connection: DuckDBConnection, from: number): Promise<number[]> {
   const applied: number[] = [];
   for (let version = from; version < WAREHOUSE_SCHEMA_VERSION; version++) {
     for (const sql of MIGRATIONS[version] ?? []) await connection.run(sql);
-    if (RECOMPUTE_DIGESTS_AFTER.has(version)) await recomputeViewDigests(connection);
     applied.push(version);
   }
+  if (applied.some((version) => RECOMPUTE_DIGESTS_AFTER.has(version))) await recomputeViewDigests(connection);
   await connection.run("UPDATE etl_meta SET value = $1 WHERE key = 'schema_version'", [
     String(WAREHOUSE_SCHEMA_VERSION),
   ]);

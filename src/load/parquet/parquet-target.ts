@@ -8,6 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
+  messagesTable,
   type RowProvenanceRow,
   rowProvenanceTable,
   type SourceInstanceRow,
@@ -40,7 +41,8 @@ import { connectInUtc } from '../duckdb/utc-connection.js';
 import { fitMemoryLimit, largestStoredValueBytes } from '../duckdb/value-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { writeFileDurably } from '../fs/durable-file.js';
-import { planLoads } from '../plan-loads.js';
+import { applyMessageIds, messageIdsSql } from '../origin-message-ids.js';
+import { planLoads, sessionsNeedingMessageIds } from '../plan-loads.js';
 import type { ArchivedState, LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch, SyncLedgerStore } from '../sync-ledger.js';
 import type {
@@ -255,6 +257,7 @@ export class ParquetTarget implements WarehouseTarget {
     policy?: LoadPolicy,
   ): Promise<LoadResult[]> {
     const archived = await this.archivedStates(sessions.map((s) => s.session.session_id));
+    await this.fillMessageIds(sessions, archived);
     const { results, writes, relocated } = planLoads(sessions, archived, policy);
     // The staging tables start empty, so the staged sessions are exactly the writes of this run.
     // The ledger only records which of them were written, so it sees the same outcome as here.
@@ -386,7 +389,7 @@ export class ParquetTarget implements WarehouseTarget {
     );
     if (files.length === 0) return map;
     const reader = await this.reader.connection.runAndReadAll(
-      `SELECT session_id, view_digest, fidelity FROM (${readFilesSql(sessionsTable as unknown as AnyTable, files)}) WHERE session_id IN (SELECT unnest(${sqlList(ids)}))`,
+      `SELECT session_id, view_digest, fidelity, origin, epoch_ms(updated_at) AS updated_ms FROM (${readFilesSql(sessionsTable as unknown as AnyTable, files)}) WHERE session_id IN (SELECT unnest(${sqlList(ids)}))`,
     );
     const contributors = await this.contributors(ids);
     const provenance = await this.provenanceKeys(ids);
@@ -398,9 +401,29 @@ export class ParquetTarget implements WarehouseTarget {
         liveContributed: contributors.live.has(id),
         cursorBacked: contributors.cursor.has(id),
         provenance: `${provenance.instances.get(id) ?? ''}|${provenance.rows.get(id) ?? NO_ROW_PROVENANCE_KEY}`,
+        origin: row.origin === null ? null : String(row.origin),
+        updatedAtMs: row.updated_ms === null ? null : Number(row.updated_ms),
       });
     }
     return map;
+  }
+
+  /** The published message IDs of the sessions two origins' complete views disagree on. */
+  private async fillMessageIds(
+    sessions: readonly NormalizedSession[],
+    archived: Map<string, ArchivedState>,
+  ): Promise<void> {
+    const ids = sessionsNeedingMessageIds(sessions, archived);
+    if (ids.length === 0) return;
+    const files = [...new Set(ids.map(bucketOf))].flatMap((b) =>
+      stateFiles(this.layout, this.previous, 'messages', b),
+    );
+    if (files.length === 0) return;
+    const relation = `(${readFilesSql(messagesTable as unknown as AnyTable, files)})`;
+    const reader = await this.reader.connection.runAndReadAll(
+      `${messageIdsSql(relation)} WHERE session_id IN (SELECT unnest(${sqlList(ids)})) GROUP BY session_id`,
+    );
+    applyMessageIds(reader.getRowObjects(), archived);
   }
 
   /** The published halves of each session's `provenanceKey`, from its partitions' files. */
