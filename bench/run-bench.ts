@@ -27,6 +27,7 @@ import {
 import { CASE_IDS, checksTable, resultsTable, targetChecks } from './bench-report.js';
 import { writeResultsSection } from './benchmarks-doc.js';
 import { corpusSummary } from './corpus-summary.js';
+import { mergeCases, mergeChecks } from './merge-cases.js';
 
 const { ints, strings } = parseIntFlags(
   process.argv.slice(2),
@@ -81,6 +82,7 @@ for (const result of fullDuckDbBesideFloor(
 ))
   step(result);
 step(fullParquet(env, CASE_IDS.fullParquet, one));
+for (const result of mergeCases(env, warehouse)) step(result);
 step(sinceLastNoop(env, CASE_IDS.noop, one, warehouse));
 forgetBenchCorpus(join(workDir, 'corpus-1x'));
 step(sinceLastOneBubble(env, CASE_IDS.oneBubble, one, warehouse, ints.seed));
@@ -96,7 +98,7 @@ const cpu = cpus();
 const loadAfter = loadavg();
 const fmtLoad = (l: number[]): string => l.map((v) => v.toFixed(2)).join(' / ');
 const table = resultsTable(cases);
-const checks = checksTable(targetChecks(cases));
+const checks = checksTable([...targetChecks(cases), ...mergeChecks(cases)]);
 const section = [
   `## Results (median of ${env.runs} run${env.runs === 1 ? '' : 's'})`,
   '',

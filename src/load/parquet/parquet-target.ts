@@ -8,7 +8,6 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
-  messagesTable,
   type RowProvenanceRow,
   rowProvenanceTable,
   type SourceInstanceRow,
@@ -41,8 +40,7 @@ import { connectInUtc } from '../duckdb/utc-connection.js';
 import { fitMemoryLimit, largestStoredValueBytes } from '../duckdb/value-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { writeFileDurably } from '../fs/durable-file.js';
-import { applyMessageIds, messageIdsSql } from '../origin-message-ids.js';
-import { planLoads, sessionsNeedingMessageIds } from '../plan-loads.js';
+import { planLoads } from '../plan-loads.js';
 import type { ArchivedState, LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch, SyncLedgerStore } from '../sync-ledger.js';
 import type {
@@ -66,6 +64,7 @@ import {
 } from './dataset-manifest.js';
 import { DATASET_TABLES, readFilesSql, stateFiles } from './dataset-reader.js';
 import { type LinkRefusal, linkRefusal, linksUnavailable } from './link-or-copy.js';
+import { fillPublishedMessageIds } from './published-message-ids.js';
 import { seedStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -257,7 +256,7 @@ export class ParquetTarget implements WarehouseTarget {
     policy?: LoadPolicy,
   ): Promise<LoadResult[]> {
     const archived = await this.archivedStates(sessions.map((s) => s.session.session_id));
-    await this.fillMessageIds(sessions, archived);
+    await fillPublishedMessageIds(this.reader.connection, this.layout, this.previous, sessions, archived);
     const { results, writes, relocated } = planLoads(sessions, archived, policy);
     // The staging tables start empty, so the staged sessions are exactly the writes of this run.
     // The ledger only records which of them were written, so it sees the same outcome as here.
@@ -406,24 +405,6 @@ export class ParquetTarget implements WarehouseTarget {
       });
     }
     return map;
-  }
-
-  /** The published message IDs of the sessions two origins' complete views disagree on. */
-  private async fillMessageIds(
-    sessions: readonly NormalizedSession[],
-    archived: Map<string, ArchivedState>,
-  ): Promise<void> {
-    const ids = sessionsNeedingMessageIds(sessions, archived);
-    if (ids.length === 0) return;
-    const files = [...new Set(ids.map(bucketOf))].flatMap((b) =>
-      stateFiles(this.layout, this.previous, 'messages', b),
-    );
-    if (files.length === 0) return;
-    const relation = `(${readFilesSql(messagesTable as unknown as AnyTable, files)})`;
-    const reader = await this.reader.connection.runAndReadAll(
-      `${messageIdsSql(relation)} WHERE session_id IN (SELECT unnest(${sqlList(ids)})) GROUP BY session_id`,
-    );
-    applyMessageIds(reader.getRowObjects(), archived);
   }
 
   /** The published halves of each session's `provenanceKey`, from its partitions' files. */
