@@ -93,100 +93,106 @@ export async function runMerge(options: MergeOptions, target: WarehouseTarget): 
   };
   const optionsDigest = canonicalHash({ merge: [...keys].sort() });
   await target.beginRun({ runId, startedAtMs, mode: 'merge', optionsDigest, origin: options.origin });
-  const stored = (await target.ledger?.readSources()) ?? new Map();
   const advances: SourceAdvance[] = [];
   const fullyRead = new Map<string, Set<string>>();
-  for (const [index, location] of options.inputs.entries()) {
-    if (options.signal?.aborted) {
-      summary.status = 'interrupted';
-      break;
-    }
-    const sourceKey = keys[index]!;
-    counts.sourcesSeen++;
-    const input = await openMergeInput(location);
-    try {
-      if (target.redactionPolicy !== null && !samePolicy(target.redactionPolicy, input.redaction))
-        throw new UsageError(
-          'MERGE_REDACTION_MISMATCH',
-          "A merge input is not redacted under the target's policy; nothing was merged",
-          { input: index },
-        );
-      const fingerprintDigest = input.fingerprint;
-      const before = stored.get(sourceKey);
-      const unchanged = before?.present === true && before.fingerprintDigest === fingerprintDigest;
-      const stat = statSync(location.path);
-      const advance: SourceAdvance = {
-        sourceKey,
-        kind: SOURCE_KIND,
-        fingerprint: {
-          dev: stat.dev,
-          ino: stat.ino,
-          size: stat.size,
-          mtimeMs: Math.trunc(stat.mtimeMs),
-          contentHash: fingerprintDigest,
-        },
-        fingerprintDigest,
-        changed: !unchanged,
-        checkpoint: null,
-      };
-      if (unchanged) {
-        counts.sourcesSkippedUnchanged++;
-        summary.inputsSkippedUnchanged++;
-        advances.push(advance);
-        continue;
-      }
-      const known = new Map(
-        ((await target.ledger?.readMemberships(sourceKey)) ?? []).map((m) => [
-          m.sessionId,
-          m.contentFingerprint,
-        ]),
-      );
-      const toRead = new Set(
-        [...input.digests].filter(([id, digest]) => known.get(id) !== digest).map(([id]) => id),
-      );
-      let batch: NormalizedSession[] = [];
-      let memberships = new Map<string, Membership[]>();
-      let clean = true;
-      const flush = async (): Promise<void> => {
-        if (batch.length === 0) return;
-        const results = await target.loadBatch(batch, {
-          runId,
-          memberships,
-          discoveredSourceKeys: new Set([sourceKey]),
-        });
-        tally(counts, results);
-        diagnostics.push(...keptSessionDiagnostics(results));
-        batch = [];
-        memberships = new Map();
-      };
-      for await (const session of input.sessions(toRead)) {
-        summary.sessionsRead++;
-        const id = session.session.session_id;
-        const problems = storedSessionProblems(session);
-        if (problems.length > 0) {
-          summary.sessionsRefused++;
-          clean = false;
-          diagnostics.push(refused(index, id, problems[0]!));
-          continue;
-        }
-        batch.push(asNormalized(session, sourceKey));
-        memberships.set(id, [membership(sourceKey, id, session.session.view_digest)]);
-        if (batch.length >= BATCH_SESSIONS) await flush();
-        if (options.signal?.aborted) break;
-      }
-      await flush();
+  try {
+    const stored = (await target.ledger?.readSources()) ?? new Map();
+    for (const [index, location] of options.inputs.entries()) {
       if (options.signal?.aborted) {
         summary.status = 'interrupted';
         break;
       }
-      // A refused session keeps the input unadvanced, so the next merge checks it again.
-      if (clean) {
-        advances.push(advance);
-        fullyRead.set(sourceKey, new Set(input.digests.keys()));
+      const sourceKey = keys[index]!;
+      counts.sourcesSeen++;
+      const input = await openMergeInput(location);
+      try {
+        if (target.redactionPolicy?.enabled === true && !samePolicy(target.redactionPolicy, input.redaction))
+          throw new UsageError(
+            'MERGE_REDACTION_MISMATCH',
+            "A merge input is not redacted under the target's policy; nothing was merged",
+            { input: index },
+          );
+        const fingerprintDigest = input.fingerprint;
+        const before = stored.get(sourceKey);
+        const unchanged = before?.present === true && before.fingerprintDigest === fingerprintDigest;
+        const stat = statSync(location.path);
+        const advance: SourceAdvance = {
+          sourceKey,
+          kind: SOURCE_KIND,
+          fingerprint: {
+            dev: stat.dev,
+            ino: stat.ino,
+            size: stat.size,
+            mtimeMs: Math.trunc(stat.mtimeMs),
+            contentHash: fingerprintDigest,
+          },
+          fingerprintDigest,
+          changed: !unchanged,
+          checkpoint: null,
+        };
+        if (unchanged) {
+          counts.sourcesSkippedUnchanged++;
+          summary.inputsSkippedUnchanged++;
+          advances.push(advance);
+          continue;
+        }
+        const known = new Map(
+          ((await target.ledger?.readMemberships(sourceKey)) ?? []).map((m) => [
+            m.sessionId,
+            m.contentFingerprint,
+          ]),
+        );
+        const toRead = new Set(
+          [...input.digests].filter(([id, digest]) => known.get(id) !== digest).map(([id]) => id),
+        );
+        let batch: NormalizedSession[] = [];
+        let memberships = new Map<string, Membership[]>();
+        let clean = true;
+        const flush = async (): Promise<void> => {
+          if (batch.length === 0) return;
+          const results = await target.loadBatch(batch, {
+            runId,
+            memberships,
+            discoveredSourceKeys: new Set([sourceKey]),
+          });
+          tally(counts, results);
+          diagnostics.push(...keptSessionDiagnostics(results));
+          batch = [];
+          memberships = new Map();
+        };
+        for await (const session of input.sessions(toRead)) {
+          summary.sessionsRead++;
+          const id = session.session.session_id;
+          const problems = storedSessionProblems(session);
+          if (problems.length > 0) {
+            summary.sessionsRefused++;
+            clean = false;
+            diagnostics.push(refused(index, id, problems[0]!));
+            continue;
+          }
+          batch.push(asNormalized(session, sourceKey));
+          memberships.set(id, [membership(sourceKey, id, session.session.view_digest)]);
+          if (batch.length >= BATCH_SESSIONS) await flush();
+          if (options.signal?.aborted) break;
+        }
+        await flush();
+        if (options.signal?.aborted) {
+          summary.status = 'interrupted';
+          break;
+        }
+        // A refused session keeps the input unadvanced, so the next merge checks it again.
+        if (clean) {
+          advances.push(advance);
+          fullyRead.set(sourceKey, new Set(input.digests.keys()));
+        }
+      } finally {
+        input.close();
       }
-    } finally {
-      input.close();
     }
+  } catch (error) {
+    // A fatal input (refused, unreadable, newer) ends the merge as failed; committed batches stay.
+    await target.finishRun(runId, 'failed', Date.now(), counts, 0).catch(() => undefined);
+    throw error;
   }
   if (summary.status === 'committed') {
     const final: LedgerFinal = {

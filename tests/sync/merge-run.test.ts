@@ -9,6 +9,7 @@ import { DatasetLayout } from '../../src/load/parquet/dataset-layout.js';
 import { readCurrentManifest } from '../../src/load/parquet/dataset-manifest.js';
 import { withReadOnlyTarget } from '../../src/load/read-only-target.js';
 import { type MergeSummary, runMerge } from '../../src/sync/merge-run.js';
+import { emptyCounts } from '../../src/sync/run-counts.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 import { writeOriginWarehouse } from '../helpers/origin-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
@@ -132,6 +133,23 @@ describe('etl merge: warehouses as sources', () => {
     await writeOriginWarehouse(ana, sessions, 'ana');
     await onInput(ana.path, "UPDATE etl_meta SET value = '99' WHERE key = 'schema_version'");
     await expect(openMergeInput(ana)).rejects.toMatchObject({ code: 'WAREHOUSE_VERSION_NEWER', exitCode: 5 });
+  });
+
+  it('a redacted target refuses an input not redacted under its policy, before writing any session', async () => {
+    const dir = tempDir();
+    const ana = { kind: 'duckdb' as const, path: join(dir, 'ana.duckdb') };
+    const team = { kind: 'duckdb' as const, path: join(dir, 'team.duckdb') };
+    await writeOriginWarehouse(ana, sessions, 'ana');
+    const redacted = await (await targetOpener(team))();
+    const redaction = { enabled: true, ruleset: 1, homePaths: false, keyCheck: 'check' };
+    await redacted.beginRun({ runId: 'r-1', startedAtMs: 1, mode: 'full', optionsDigest: 'x', redaction });
+    await redacted.finishRun('r-1', 'committed', 2, emptyCounts());
+    await redacted.close();
+    await expect(merge(team, [ana])).rejects.toMatchObject({ code: 'MERGE_REDACTION_MISMATCH', exitCode: 2 });
+    expect(await rows(team, 'SELECT count(*)::INTEGER AS n FROM sessions')).toEqual([{ n: 0 }]);
+    expect(await rows(team, "SELECT status FROM etl_runs WHERE mode = 'merge'")).toEqual([
+      { status: 'failed' },
+    ]);
   });
 
   it('a version 4 input (before origins) merges with its origin unknown', async () => {
