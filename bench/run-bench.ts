@@ -28,6 +28,7 @@ import {
 import { CASE_IDS, checksTable, resultsTable, targetChecks } from './bench-report.js';
 import { writeResultsSection } from './benchmarks-doc.js';
 import { corpusSummary } from './corpus-summary.js';
+import { mergeCases, mergeChecks } from './merge-cases.js';
 import { runShape } from './shape-suite.js';
 import { stackChecks, stackMatrix, stackRows, stackTable } from './stack-matrix.js';
 
@@ -92,6 +93,7 @@ const stacks = stackRows(
 );
 log('per-stack cases done');
 step(fullParquet(env, CASE_IDS.fullParquet, one));
+for (const result of mergeCases(env, warehouse)) step(result);
 step(sinceLastNoop(env, CASE_IDS.noop, one, warehouse));
 forgetBenchCorpus(join(workDir, 'corpus-1x'));
 step(sinceLastOneBubble(env, CASE_IDS.oneBubble, one, warehouse, baseOptions.seed));
@@ -114,7 +116,7 @@ const cpu = cpus();
 const loadAfter = loadavg();
 const fmtLoad = (l: number[]): string => l.map((v) => v.toFixed(2)).join(' / ');
 const table = resultsTable(cases);
-const checks = checksTable([...targetChecks(cases), ...stackChecks(stacks)]);
+const checks = checksTable([...targetChecks(cases), ...stackChecks(stacks), ...mergeChecks(cases)]);
 const section = [
   `## Results (median of ${env.runs} run${env.runs === 1 ? '' : 's'})`,
   '',

@@ -9,7 +9,7 @@ export const runsTable = defineTable('etl_runs', 'One row per `etl run`, with it
   started_at: column('timestamp', 'When the run started (UTC, wall clock: run bookkeeping only).'),
   finished_at: nullable('timestamp', 'When the run finished; NULL while running or when interrupted.'),
   status: oneOf(['running', 'committed', 'failed', 'interrupted'], 'Run status.'),
-  mode: oneOf(['full', 'since-last'], 'Run mode.'),
+  mode: oneOf(['full', 'since-last', 'merge'], 'Run mode (`merge`: `etl merge` of other warehouses).'),
   options_digest: column('text', 'SHA-256 of the canonical run options (what was read, limits, scope).'),
   sources_seen: column('int', 'Physical sources discovered.'),
   sources_skipped_unchanged: column('int', 'Sources skipped because their fingerprint was unchanged.'),
@@ -25,6 +25,10 @@ export const runsTable = defineTable('etl_runs', 'One row per `etl run`, with it
   sessions_marked_absent: column('int', 'Archived sessions newly flagged absent from their sources.'),
   payload_bytes_read: column('bigint', 'Conversation payload bytes read from sources.'),
   owner_pid: nullable('int', 'Process ID of the run (diagnostic only).'),
+  origin: nullable(
+    'text',
+    'The origin the run wrote as (`--origin`, docs/team-archive.md); NULL for runs before origins.',
+  ),
 });
 
 export const sourcesTable = defineTable(

@@ -143,6 +143,10 @@ export const sessionsTable = defineTable('sessions', 'One row per logical Cursor
     "The parent's `Task` tool call that spawned this subagent (`subagentInfo.toolCallId`); joins `tool_calls.native_call_id` of the parent session.",
   ),
   subagent_type: nullable('text', 'Subagent type as stored (`explore`, `generalPurpose`, `shell`, …).'),
+  origin: nullable(
+    'text',
+    'The origin (machine/profile name, docs/team-archive.md) whose run last wrote the session; provenance, never part of the identity or the digest. NULL for rows archived before origins.',
+  ),
 });
 
 export const messagesTable = defineTable('messages', 'One row per message of a session, in display order.', {
@@ -220,6 +224,10 @@ export const sourceInstancesTable = defineTable(
       'Normalized workspace path of this contributor (docs/workspaces.md), when known.',
     ),
     reason_code: nullable('text', 'Why the contributor was omitted, failed or superseded.'),
+    origin: nullable(
+      'text',
+      'The origin whose run read this contributor (docs/team-archive.md); NULL for rows archived before origins.',
+    ),
   },
 );
 

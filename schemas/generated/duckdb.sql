@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   extensions JSON,
   root_session_id VARCHAR,
   spawn_tool_call_id VARCHAR,
-  subagent_type VARCHAR
+  subagent_type VARCHAR,
+  origin VARCHAR
 );
 
 CREATE TABLE IF NOT EXISTS messages (
@@ -81,7 +82,8 @@ CREATE TABLE IF NOT EXISTS source_instances (
   occurrence_ref VARCHAR NOT NULL,
   carrier VARCHAR NOT NULL,
   workspace_path VARCHAR,
-  reason_code VARCHAR
+  reason_code VARCHAR,
+  origin VARCHAR
 );
 
 CREATE TABLE IF NOT EXISTS row_provenance (
@@ -141,7 +143,8 @@ CREATE TABLE IF NOT EXISTS etl_runs (
   diagnostics INTEGER NOT NULL,
   sessions_marked_absent INTEGER NOT NULL,
   payload_bytes_read BIGINT NOT NULL,
-  owner_pid INTEGER
+  owner_pid INTEGER,
+  origin VARCHAR
 );
 
 CREATE TABLE IF NOT EXISTS etl_sources (

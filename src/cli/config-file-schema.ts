@@ -18,6 +18,7 @@ export const configFileSchema = z
     redact: z.boolean().optional(),
     redactHomePaths: z.boolean().optional(),
     redactionKeyFile: z.string().min(1).optional(),
+    origin: z.string().min(1).optional(),
   })
   .strict();
 

@@ -4,6 +4,7 @@ import { EXPORT_FORMATS } from '../load/export/export-formats.js';
 import { EXIT, UsageError } from '../shared/errors.js';
 import { requireCommonJs } from '../shared/require-commonjs.js';
 import type { ExportFlags } from './commands/export.js';
+import type { MergeFlags } from './commands/merge.js';
 import type { ReportFlags } from './commands/report.js';
 import { createOutput, reportFatal } from './output.js';
 import type { RunFlags } from './run-options.js';
@@ -79,6 +80,10 @@ export function buildProgram(
     program.command('run').description('extract, transform and load Cursor history into the warehouse'),
   )
     .option('--since-last', 'incremental: skip sources unchanged since the last committed run')
+    .option(
+      '--origin <name>',
+      'machine/profile name recorded with the sessions (default: user@host; docs/team-archive.md)',
+    )
     .option('--redact', "redact secrets before load and make it the warehouse's policy (docs/redaction.md)")
     .option('--no-redact', 'turn redaction off (a redacted warehouse also needs --allow-unredacted)')
     .option('--redact-home-paths', 'also replace home-directory user names in paths (implies --redact)')
@@ -176,6 +181,24 @@ export function buildProgram(
       guarded(async (_opts, cmd: Command) => {
         const { redactCommand } = await import('./commands/redact.js');
         return redactCommand(cmd.optsWithGlobals(), createOutput(json(cmd)));
+      }),
+    );
+  program
+    .command('merge')
+    .description("load other machines' warehouses (DuckDB files or Parquet datasets) into one team target")
+    .requiredOption(
+      '--from <path>',
+      'a warehouse etl wrote: duckdb:FILE, parquet:DIR or a path (repeatable)',
+      collect,
+    )
+    .requiredOption('--target <target>', 'the team warehouse: duckdb:PATH or parquet:DIR')
+    .option('--origin <name>', 'origin recorded for the merge run (default: user@host)')
+    .option(SHARED_PERMISSIONS, SHARED_PERMISSIONS_HELP)
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (_opts, cmd: Command) => {
+        const { mergeCommand } = await import('./commands/merge.js');
+        return mergeCommand(cmd.optsWithGlobals() as MergeFlags, createOutput(json(cmd)), signal);
       }),
     );
   program

@@ -6,6 +6,7 @@ import { parseSourceLimitOptions } from '../extract/limits/source-limit-option.j
 import type { SourceRoots } from '../extract/source-adapter.js';
 import type { OutputPermissions } from '../shared/output-permissions.js';
 import { loadRedactionKey } from '../shared/redaction-key.js';
+import { defaultOrigin, parseOrigin } from '../shared/run-origin.js';
 import type { RedactionRequest } from '../sync/redaction-gate.js';
 import type { RunOptions } from '../sync/run-state.js';
 import { loadConfigFile } from './config-file.js';
@@ -30,6 +31,7 @@ export interface RunFlags {
   redactHomePaths?: boolean;
   allowUnredacted?: boolean;
   sharedPermissions?: boolean;
+  origin?: string;
 }
 
 export interface ResolvedRun {
@@ -50,6 +52,11 @@ export function redactionRequest(flags: RunFlags, config: ConfigFile): Redaction
     allowUnredacted: flags.allowUnredacted === true,
     loadKey: () => loadRedactionKey(keyFile),
   };
+}
+
+/** `--origin` over the config file's `origin`, else the name derived from user and host. */
+export function resolveOrigin(value: string | undefined): string {
+  return value === undefined ? defaultOrigin() : parseOrigin(value);
 }
 
 /** `environment` is what default discovery may read of the machine (tests inject it). */
@@ -91,6 +98,7 @@ export async function resolveRunFlags(
       backupMayReplace: flags.backupMayReplace ?? config.backupMayReplace ?? false,
       workspace: flags.workspace ?? config.workspace ?? null,
       redaction: redactionRequest(flags, config),
+      origin: resolveOrigin(flags.origin ?? config.origin),
     },
     target: parseTargetSpec(flags.target ?? config.target),
     workspace: flags.workspace ?? config.workspace ?? null,

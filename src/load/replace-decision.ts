@@ -22,6 +22,12 @@ export interface ArchivedState {
   provenance?: string;
   /** How many `file_edits` rows the archived session has, when the target can rewrite them in place. */
   fileEdits?: number;
+  /** The origin that wrote the archived view (null: archived before origins). */
+  origin?: string | null;
+  /** The archived `updated_at` (epoch ms), read when origins differ. */
+  updatedAtMs?: number | null;
+  /** The archived message IDs in order, read only when two origins' complete views differ. */
+  messageIds?: readonly string[];
 }
 
 export interface IncomingState {
@@ -40,6 +46,38 @@ export interface LoadPolicy {
 }
 
 export const DEFAULT_LOAD_POLICY: LoadPolicy = { backupMayReplace: false };
+
+/** Two origins' views of one session, each stamped with its origin; null is an older, unstamped row. */
+export function differentOrigins(archived: string | null | undefined, incoming: string | null): boolean {
+  return archived !== null && archived !== undefined && incoming !== null && archived !== incoming;
+}
+
+export interface OriginView {
+  updatedAtMs: number | null;
+  messageIds: readonly string[];
+}
+
+function extendsView(longer: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= longer.length && prefix.every((id, i) => longer[i] === id);
+}
+
+/**
+ * Two different complete views of one session from two origins: the one whose source data is
+ * strictly newer wins, and only when it extends the other (same message IDs as a prefix). Anything
+ * else is divergence: the archived rows stay, never a silent pick or a union.
+ */
+export function decideAcrossOrigins(
+  archived: OriginView,
+  incoming: OriginView,
+): 'replace' | 'keep-newer' | 'diverged' {
+  const a = archived.updatedAtMs;
+  const b = incoming.updatedAtMs;
+  if (a !== null && b !== null) {
+    if (b > a && extendsView(incoming.messageIds, archived.messageIds)) return 'replace';
+    if (a > b && extendsView(archived.messageIds, incoming.messageIds)) return 'keep-newer';
+  }
+  return 'diverged';
+}
 
 export function decideLoad(
   archived: ArchivedState | undefined,

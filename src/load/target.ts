@@ -16,8 +16,10 @@ import type { LedgerBatch, SyncLedgerStore } from './sync-ledger.js';
 export interface RunInfo {
   runId: string;
   startedAtMs: number;
-  mode: 'full' | 'since-last';
+  mode: 'full' | 'since-last' | 'merge';
   optionsDigest: string;
+  /** The origin the run writes as (`etl_runs.origin`); null or absent: none recorded. */
+  origin?: string | null;
   /** The redaction policy the warehouse stores from this run on (null: none, as before). */
   redaction?: RedactionPolicy | null;
 }
@@ -50,6 +52,8 @@ export interface LoadResult {
   action: LoadAction;
   /** The incoming view is ambiguous (divergent replicas), whatever was done with it. */
   ambiguous?: true;
+  /** Set when two origins' complete views decided the action (`decideAcrossOrigins`). */
+  originRule?: 'replace' | 'keep-newer' | 'diverged';
   /** For `keep-cursor-data`: the capture representations set aside and their view's fidelity. */
   setAside?: { representations: string[]; fidelity: string };
 }

@@ -506,6 +506,52 @@ export const CATALOGUE = {
     remedy: 'Run again with CURSOR_ETL_DEBUG=1 to see the original error, and report it.',
     details: (z) => z.object({ errorName: z.string() }),
   },
+  MERGE_INPUT_DIGEST_MISMATCH: {
+    severity: ['error'],
+    exit: 'integrity',
+    meaning:
+      "A merge input's session rows do not hash to its stored view_digest; the session was not loaded.",
+    remedy: "Run etl verify on the input's machine and re-run its etl run; then merge again.",
+    details: (z) =>
+      z.object({ input: z.number(), check: z.enum(['digest', 'message-count', 'tool-call-count']) }),
+  },
+  MERGE_INPUT_IS_TARGET: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'A --from input of etl merge is the --target itself.',
+    remedy: 'Name the team warehouse only as --target and each machine warehouse as --from.',
+    details: (z) => z.object({ input: z.number() }),
+  },
+  MERGE_REDACTION_MISMATCH: {
+    severity: [],
+    exit: 'usage',
+    meaning: "A merge input is not redacted under the redacted target's policy; nothing was merged.",
+    remedy: "Redact the input with etl redact under the target's policy, or merge into another target.",
+    details: (z) => z.object({ input: z.number() }),
+  },
+  ORIGIN_INVALID: {
+    severity: [],
+    exit: 'usage',
+    meaning:
+      'The --origin name (or config key origin) is not 1-64 letters, digits, dot, dash, underscore or @.',
+    remedy: 'Choose a short name such as laptop-ana or ci@build-1.',
+    details: (z) => z.object({ length: z.number() }),
+  },
+  ORIGIN_VIEWS_DIVERGED: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'Two origins hold different complete views of the session, neither a newer extension; archived rows kept.',
+    remedy: 'Check which machine holds the right history; merge again once one view extends the other.',
+    details: (z) => z.object({ action: z.literal('keep-ambiguous'), rule: z.literal('origins-diverge') }),
+  },
+  ORIGIN_VIEW_KEPT_NEWER: {
+    severity: ['info'],
+    exit: null,
+    meaning: "Another origin's older view was not loaded: the archived view is newer and extends it.",
+    remedy: 'None needed: the newer view of the session is archived.',
+    details: (z) => z.object({ action: z.literal('keep-complete'), rule: z.literal('newer-extends') }),
+  },
   PARTIAL_VIEW_KEPT_COMPLETE: {
     severity: ['warning'],
     exit: null,

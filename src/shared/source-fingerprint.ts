@@ -9,7 +9,8 @@ export type SourceKind =
   | 'sdk-agent-index'
   | 'ai-code-tracking-db'
   | 'capture-file'
-  | 'backup-archive';
+  | 'backup-archive'
+  | 'merge-input';
 
 /** A sidecar's stamp (SQLite `-wal`): the same evidence as its source's. */
 export interface SidecarStamp {

@@ -39,6 +39,7 @@ export async function beginRun(
     mode: start.mode,
     optionsDigest: canonicalHash({ roots: options.roots, readDigest }),
     redaction: settled.decision.policy,
+    origin: options.origin ?? null,
   });
   return Object.assign(start, {
     target,

@@ -4,8 +4,26 @@ import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
 
 export function keptSessionDiagnostics(results: readonly LoadResult[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const { sessionId, action, setAside } of results) {
-    if (action === 'keep-complete') {
+  for (const { sessionId, action, setAside, originRule } of results) {
+    if (originRule === 'keep-newer') {
+      out.push(
+        diagnostic(
+          'ORIGIN_VIEW_KEPT_NEWER',
+          "Another origin's older view of the session was not loaded; the archived view is newer and extends it",
+          { action: 'keep-complete', rule: 'newer-extends' },
+          { sessionId },
+        ),
+      );
+    } else if (originRule === 'diverged') {
+      out.push(
+        diagnostic(
+          'ORIGIN_VIEWS_DIVERGED',
+          'Two origins hold different complete views of the session; the archived rows are kept unchanged',
+          { action: 'keep-ambiguous', rule: 'origins-diverge' },
+          { sessionId },
+        ),
+      );
+    } else if (action === 'keep-complete') {
       out.push(
         diagnostic(
           'PARTIAL_VIEW_KEPT_COMPLETE',

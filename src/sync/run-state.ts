@@ -32,6 +32,8 @@ export interface RunOptions {
   redaction?: RedactionRequest;
   /** `--backup-may-replace`: backup views may replace complete views loaded from live sources. */
   backupMayReplace?: boolean;
+  /** The origin stamped on every loaded session and on the run record (none: left NULL). */
+  origin?: string | null;
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
 }

@@ -4,6 +4,7 @@
  */
 import type { LedgerFinal, Membership } from '../load/sync-ledger.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
+import { withOrigin } from '../transform/session-origin.js';
 import type { CatalogEntry } from './catalog-sources.js';
 import { membershipsOf } from './ledger/since-last-plan.js';
 import { keptSessionDiagnostics } from './load-diagnostics.js';
@@ -49,7 +50,7 @@ export class SessionBatches {
 
   /** Adds a taken session; starts loading the batch once it is full. */
   async add(session: NormalizedSession, members: readonly CatalogEntry[]): Promise<void> {
-    this.batch.push(session);
+    this.batch.push(withOrigin(session, this.run.options.origin ?? null));
     this.memberships.set(
       session.session.session_id,
       membershipsOf(members).filter((m) => !this.unread(m.sourceKey)),

@@ -110,6 +110,7 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
       carrier: instance.carrier,
       workspace_path: instance.workspacePath,
       reason_code: instance.reasonCode,
+      origin: null,
     }));
   const subagent = resolveSubagentLink(view);
   const session = {
@@ -140,6 +141,8 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     root_session_id: subagent.link.root_session_id,
     spawn_tool_call_id: subagent.link.spawn_tool_call_id,
     subagent_type: subagent.link.subagent_type,
+    // Stamped by the run that loads the session (provenance, outside the digest).
+    origin: null,
   };
   const view_digest = digest ? computeViewDigest({ session, messages, toolCalls, sourceInstances }) : '';
   const edits = fileEditRows({

@@ -1,31 +1,40 @@
 /**
  * The replacement-safe view digest: SHA-256 of canonical JSON over the session's content rows, so
  * `etl verify` can recompute it. Where data was read from (occurrence reference, carrier, position)
- * is provenance and stays out, so moved data keeps its digest.
+ * is provenance and stays out, so moved data keeps its digest; so does the origin that read it.
  */
 import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
 import { canonicalHash, canonicalJson } from '../shared/json/canonical-json.js';
 
 export const VIEW_DIGEST_VERSION = 2;
 
+/** A source instance row whose origin may not be stamped yet. */
+type InstanceInput = Omit<SourceInstanceRow, 'origin'> & { origin?: string | null };
+
 export interface DigestInput {
-  session: Omit<SessionRow, 'view_digest'> & { view_digest?: string };
+  session: Omit<SessionRow, 'view_digest' | 'origin'> & { view_digest?: string; origin?: string | null };
   messages: readonly MessageRow[];
   toolCalls: readonly ToolCallRow[];
-  sourceInstances: readonly SourceInstanceRow[];
+  sourceInstances: readonly InstanceInput[];
 }
 
 /** The content of the source instances: what each contributor was and did, in a location-free order. */
-function instanceContent(rows: readonly SourceInstanceRow[]): string[] {
+function instanceContent(rows: readonly InstanceInput[]): string[] {
   return rows
-    .map(({ occurrence_ref: _ref, carrier: _carrier, instance_ordinal: _ordinal, ...content }) =>
-      canonicalJson(content),
+    .map(
+      ({
+        occurrence_ref: _ref,
+        carrier: _carrier,
+        instance_ordinal: _ordinal,
+        origin: _origin,
+        ...content
+      }) => canonicalJson(content),
     )
     .sort();
 }
 
 export function computeViewDigest(input: DigestInput): string {
-  const { view_digest: _ignored, ...session } = input.session;
+  const { view_digest: _ignored, origin: _origin, ...session } = input.session;
   return canonicalHash({
     v: VIEW_DIGEST_VERSION,
     session,

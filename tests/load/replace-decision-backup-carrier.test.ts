@@ -25,6 +25,7 @@ function instance(
     carrier,
     workspace_path: null,
     reason_code: null,
+    origin: null,
   };
 }
 

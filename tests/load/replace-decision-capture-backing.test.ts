@@ -24,6 +24,7 @@ function instance(
     carrier: role === 'cli' ? 'capture' : 'live',
     workspace_path: null,
     reason_code: null,
+    origin: null,
   };
 }
 

@@ -36,7 +36,8 @@ import {
   PROVENANCE_KEY_SQL,
   ROW_PROVENANCE_KEY_SQL,
 } from '../carrier-provenance.js';
-import { planLoads } from '../plan-loads.js';
+import { applyMessageIds, messageIdsSql } from '../origin-message-ids.js';
+import { planLoads, sessionsNeedingMessageIds } from '../plan-loads.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../replace-decision.js';
 import type { LedgerBatch } from '../sync-ledger.js';
 import type {
@@ -134,6 +135,7 @@ export class DuckDbTarget implements WarehouseTarget {
           sessions_marked_absent: 0,
           payload_bytes_read: 0,
           owner_pid: process.pid,
+          origin: run.origin ?? null,
         },
       ]);
     });
@@ -151,6 +153,7 @@ export class DuckDbTarget implements WarehouseTarget {
       sessions.length === 0
         ? new Map<string, ArchivedState>()
         : await this.archivedStates(sessions.map((s) => s.session.session_id));
+    await this.fillMessageIds(sessions, archived);
     const { results, writes, relocated, setAside, editsRefreshed } = planLoads(sessions, archived, policy);
     if (
       writes.length === 0 &&
@@ -372,7 +375,7 @@ export class DuckDbTarget implements WarehouseTarget {
 
   private async archivedStates(ids: string[]): Promise<Map<string, ArchivedState>> {
     const reader = await this.connection.runAndReadAll(
-      `SELECT s.session_id, s.view_digest, s.fidelity,
+      `SELECT s.session_id, s.view_digest, s.fidelity, s.origin, epoch_ms(s.updated_at) AS updated_ms,
          EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live,
          EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${CURSOR_CONTRIBUTION_SQL}) AS cursor,
          (SELECT ${PROVENANCE_KEY_SQL} FROM source_instances i WHERE i.session_id = s.session_id) || '|' ||
@@ -390,9 +393,25 @@ export class DuckDbTarget implements WarehouseTarget {
         cursorBacked: row.cursor === true,
         provenance: String(row.provenance),
         fileEdits: Number(row.edits),
+        origin: row.origin === null ? null : String(row.origin),
+        updatedAtMs: row.updated_ms === null ? null : Number(row.updated_ms),
       });
     }
     return map;
+  }
+
+  /** The archived message IDs of the sessions two origins' complete views disagree on. */
+  private async fillMessageIds(
+    sessions: readonly NormalizedSession[],
+    archived: Map<string, ArchivedState>,
+  ): Promise<void> {
+    const ids = sessionsNeedingMessageIds(sessions, archived);
+    if (ids.length === 0) return;
+    const reader = await this.connection.runAndReadAll(
+      `${messageIdsSql('messages')} WHERE session_id IN (${placeholders(ids.length)}) GROUP BY session_id`,
+      ids,
+    );
+    applyMessageIds(reader.getRowObjects(), archived);
   }
 
   private async inTransaction(work: () => Promise<void>): Promise<void> {

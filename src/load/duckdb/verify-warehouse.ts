@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
 import { CONTENT_TABLES } from '../../../schemas/tables.js';
-import { computeViewDigest } from '../../transform/view-digest.js';
+import { type StoredSessionProblem, storedSessionProblems } from './stored-session-check.js';
 import { RANGE_ROWS, readStoredSessions, storedSessionRanges } from './stored-sessions.js';
 import { fitMemoryLimit } from './value-memory.js';
 
@@ -16,6 +16,12 @@ export interface VerifyProblem {
   table: string;
   count?: number;
 }
+
+const PROBLEM_TABLE: Record<StoredSessionProblem, string> = {
+  digest: 'sessions',
+  'message-count': 'messages',
+  'tool-call-count': 'tool_calls',
+};
 
 export interface VerifyReport {
   sessionsChecked: number;
@@ -122,20 +128,10 @@ async function verifyRanges(connection: DuckDBConnection, rangeRows: number): Pr
   let sessionsChecked = 0;
   for (const range of ranges) {
     sessionsChecked += range.sessionIds.length;
-    for (const { session, messages, toolCalls, sourceInstances } of await readStoredSessions(
-      connection,
-      range,
-    )) {
-      const id = session.session_id;
-      const digest = computeViewDigest({ session, messages, toolCalls, sourceInstances });
-      if (digest !== session.view_digest)
-        problems.push({ check: 'digest', sessionId: id, table: 'sessions' });
-      if (session.message_count !== messages.length) {
-        problems.push({ check: 'message-count', sessionId: id, table: 'messages' });
-      }
-      if (session.tool_call_count !== toolCalls.length) {
-        problems.push({ check: 'tool-call-count', sessionId: id, table: 'tool_calls' });
-      }
+    for (const stored of await readStoredSessions(connection, range)) {
+      const sessionId = stored.session.session_id;
+      for (const check of storedSessionProblems(stored))
+        problems.push({ check, sessionId, table: PROBLEM_TABLE[check] });
     }
   }
   return { sessionsChecked, problems };

@@ -107,6 +107,14 @@ const SUBAGENT_LINKS_STEP: readonly string[] = [
   REREAD_EVERY_SOURCE_SQL,
 ];
 
+// Team archive (origins, etl merge): provenance columns appended at the end of their tables, rows
+// being appended by position. NULL on older rows: origin stays out of identities and digests.
+const ORIGIN_STEP: readonly string[] = [
+  'ALTER TABLE sessions ADD COLUMN IF NOT EXISTS origin VARCHAR',
+  'ALTER TABLE source_instances ADD COLUMN IF NOT EXISTS origin VARCHAR',
+  'ALTER TABLE etl_runs ADD COLUMN IF NOT EXISTS origin VARCHAR',
+];
+
 /** Steps from version N to N+1, run inside the schema transaction after the CREATE IF NOT EXISTS. */
 const MIGRATIONS: Record<number, readonly string[]> = {
   // v1 → v2: run counters for absence and payload bytes, and the owner pid; ledger tables are created.
@@ -140,13 +148,10 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     REREAD_EVERY_SOURCE_SQL,
   ],
   [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
-  4: [
-    // file-edits: `file_edits`, backfilled from the stored tool calls (`migrate`); every source is
-    // read once more, so code-block edits of sessions still readable are added in place.
-    createTableSql(fileEditsTable as unknown as AnyTable),
-    REREAD_EVERY_SOURCE_SQL,
-    // end file-edits
-  ],
+  // v4 → v5: origins (provenance, outside the digest), then `file_edits`, backfilled from the
+  // stored tool calls (`migrate`); every source is read once more, so code-block edits of sessions
+  // still readable are added in place.
+  4: [...ORIGIN_STEP, createTableSql(fileEditsTable as unknown as AnyTable), REREAD_EVERY_SOURCE_SQL],
 };
 
 /** Steps after which the `file_edits` rows of every stored session are derived from its rows. */
@@ -158,15 +163,18 @@ const BACKFILL_FILE_EDITS_AFTER = new Set([4]);
  */
 const RECOMPUTE_DIGESTS_AFTER = new Set([2, SUBAGENT_LINKS_FROM]);
 
-/** Brings a warehouse of `from` up to the current version; returns the steps applied. */
+/**
+ * Brings a warehouse of `from` up to the current version; returns the steps applied. Digests are
+ * recomputed once after the last step: the rows are read in this build's columns.
+ */
 export async function migrate(connection: DuckDBConnection, from: number): Promise<number[]> {
   const applied: number[] = [];
   for (let version = from; version < WAREHOUSE_SCHEMA_VERSION; version++) {
     for (const sql of MIGRATIONS[version] ?? []) await connection.run(sql);
-    if (RECOMPUTE_DIGESTS_AFTER.has(version)) await recomputeViewDigests(connection);
     if (BACKFILL_FILE_EDITS_AFTER.has(version)) await backfillFileEdits(connection);
     applied.push(version);
   }
+  if (applied.some((version) => RECOMPUTE_DIGESTS_AFTER.has(version))) await recomputeViewDigests(connection);
   await connection.run("UPDATE etl_meta SET value = $1 WHERE key = 'schema_version'", [
     String(WAREHOUSE_SCHEMA_VERSION),
   ]);

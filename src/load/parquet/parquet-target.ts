@@ -66,6 +66,7 @@ import {
 import { DATASET_TABLES, readFilesSql, stateFiles } from './dataset-reader.js';
 import { type LinkRefusal, linkRefusal, linksUnavailable } from './link-or-copy.js';
 import { publishedEditCounts } from './published-edit-counts.js';
+import { fillPublishedMessageIds } from './published-message-ids.js';
 import { seedStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -256,6 +257,7 @@ export class ParquetTarget implements WarehouseTarget {
     policy?: LoadPolicy,
   ): Promise<LoadResult[]> {
     const archived = await this.archivedStates(sessions.map((s) => s.session.session_id));
+    await fillPublishedMessageIds(this.reader.connection, this.layout, this.previous, sessions, archived);
     const { results, writes, relocated, editsRefreshed } = planLoads(sessions, archived, policy);
     // The staging tables start empty, so the staged sessions are exactly the writes of this run.
     // The ledger only records which of them were written, so it sees the same outcome as here.
@@ -389,7 +391,7 @@ export class ParquetTarget implements WarehouseTarget {
     );
     if (files.length === 0) return map;
     const reader = await this.reader.connection.runAndReadAll(
-      `SELECT session_id, view_digest, fidelity FROM (${readFilesSql(sessionsTable as unknown as AnyTable, files)}) WHERE session_id IN (SELECT unnest(${sqlList(ids)}))`,
+      `SELECT session_id, view_digest, fidelity, origin, epoch_ms(updated_at) AS updated_ms FROM (${readFilesSql(sessionsTable as unknown as AnyTable, files)}) WHERE session_id IN (SELECT unnest(${sqlList(ids)}))`,
     );
     const contributors = await this.contributors(ids);
     const provenance = await this.provenanceKeys(ids);
@@ -403,6 +405,8 @@ export class ParquetTarget implements WarehouseTarget {
         cursorBacked: contributors.cursor.has(id),
         provenance: `${provenance.instances.get(id) ?? ''}|${provenance.rows.get(id) ?? NO_ROW_PROVENANCE_KEY}`,
         fileEdits: edits.get(id) ?? 0,
+        origin: row.origin === null ? null : String(row.origin),
+        updatedAtMs: row.updated_ms === null ? null : Number(row.updated_ms),
       });
     }
     return map;
