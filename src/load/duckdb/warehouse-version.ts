@@ -3,14 +3,14 @@
  * migrate older warehouses explicitly and idempotently (each step can be re-run safely).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sessionSourcesTable } from '../../../schemas/ledger-tables.js';
+import { consumersTable, sessionChangesTable, sessionSourcesTable } from '../../../schemas/ledger-tables.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
 import { rowProvenanceTable } from '../../../schemas/tables.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
-export const WAREHOUSE_SCHEMA_VERSION = 4;
+export const WAREHOUSE_SCHEMA_VERSION = 5;
 
 /** Marks every ledger source for one more read, even by `--since-last`: stored identities converge. */
 export const REREAD_EVERY_SOURCE_SQL = "UPDATE etl_sources SET options_digest = 'identity-v3-pending'";
@@ -139,6 +139,12 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     REREAD_EVERY_SOURCE_SQL,
   ],
   [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
+  // v4 → v5
+  4: [
+    // change-feed: the change log starts empty; a consumer's first export sends every archived session.
+    createTableSql(sessionChangesTable as unknown as AnyTable),
+    createTableSql(consumersTable as unknown as AnyTable),
+  ],
 };
 
 /**

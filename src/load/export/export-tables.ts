@@ -31,6 +31,8 @@ const ORDER: Record<string, string> = {
   source_instances: 'session_id, instance_ordinal',
   row_provenance: 'session_id, row_kind, row_id, instance_ordinal, locator',
   diagnostics: 'run_id, seq',
+  etl_session_changes: 'change_seq',
+  etl_consumers: 'consumer',
 };
 
 export function orderByFor(table: AnyTable): string {
