@@ -36,7 +36,9 @@ const readLines = (file: string): ChangeLine[] =>
     .map((l) => JSON.parse(l) as ChangeLine);
 
 describe.each(['duckdb', 'parquet'] as const)('etl export --changes on a %s target', (kind) => {
-  it('a consumer sees each change exactly once across three runs and one crash, and is told when nothing changed', () => {
+  it('a consumer sees each change exactly once across three runs and one crash, and is told when nothing changed', {
+    timeout: 300_000,
+  }, () => {
     const root = tempDir();
     const userDir = buildSampleCorpus(join(root, 'cursor')).userDir;
     const globalDb = join(userDir, 'globalStorage', 'state.vscdb');
@@ -145,7 +147,9 @@ describe.each(['duckdb', 'parquet'] as const)('etl export --changes on a %s targ
     ]);
   });
 
-  it('writes a changes file and the changed sessions rows as Parquet, and refuses a bad consumer or flag mix', async () => {
+  it('writes a changes file and the changed sessions rows as Parquet, and refuses a bad consumer or flag mix', {
+    timeout: 180_000,
+  }, async () => {
     const root = tempDir();
     const userDir = buildSampleCorpus(join(root, 'cursor')).userDir;
     const target =
