@@ -4,7 +4,7 @@
  * package index pip is configured with. No usable Python fails the test; it is never skipped.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +18,8 @@ const VENV = resolve('.venv/interop');
 const PYTHON = join(VENV, 'bin', 'python');
 const SCRIPT = resolve('tests/helpers/engine-interop.py');
 
-function sh(command: string, args: string[]): string {
-  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 600_000 });
+function sh(command: string, args: string[], cwd?: string): string {
+  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 600_000, cwd });
   if (result.status !== 0)
     throw new Error(
       `${command} ${args.join(' ')} failed (${result.error ?? result.status}): ${result.stderr}`,
@@ -168,5 +168,29 @@ describe('PyArrow and Polars read the Parquet dataset and export as DuckDB does'
         expectSameAsDuckDb(name, engines, await duckdb(join(dir, `${name}.parquet`), null));
     }
     expect(seen.exports[1]!.changes!.polars.rows).toBe(3);
+  });
+
+  /** The first fenced block of `language` after `heading` in docs/parquet.md. */
+  function recipe(heading: string, language: string): string {
+    const doc = readFileSync('docs/parquet.md', 'utf8');
+    const after = doc.slice(doc.indexOf(heading));
+    const open = after.indexOf(`\`\`\`${language}\n`) + language.length + 4;
+    return after.slice(open, after.indexOf('```', open));
+  }
+
+  it("docs/parquet.md's DuckDB and PyArrow/Polars recipes run and count what DuckDB counts", async () => {
+    const dir = tempDir();
+    symlinkSync(root, join(dir, 'archive'));
+    const printed = sh(PYTHON, ['-c', recipe('**PyArrow and Polars**', 'python')], dir);
+    expect(printed).toBe(`sessions 3\nmessages ${seen.dataset.messages!.polars.rows}\n`);
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    try {
+      const statements = recipe('**DuckDB**', 'sql').replaceAll("'archive/", `'${root}/`).split(';');
+      await connection.run(statements[0]!);
+      const counted = await connection.runAndReadAll(statements[1]!);
+      expect(Number(counted.getRowObjects()[0]!.messages)).toBe(seen.dataset.messages!.pyarrow.rows);
+    } finally {
+      connection.closeSync();
+    }
   });
 });
