@@ -95,8 +95,43 @@ export const sessionStateTable = defineTable(
   },
 );
 
-export const LEDGER_TABLES = [runsTable, sourcesTable, sessionSourcesTable, sessionStateTable] as const;
+// change-feed (schema version 5): the per-session change log and the consumers' cursors over it.
+export const SESSION_CHANGES = ['inserted', 'replaced', 'absent'] as const;
+
+export const sessionChangesTable = defineTable(
+  'etl_session_changes',
+  'Change log: one row per session a committed load inserted, replaced or first found absent.',
+  {
+    change_seq: column('bigint', 'Position in the log: increases with every change a load commits.'),
+    run_id: column('text', 'Run whose load committed the change.'),
+    session_id: column('text', 'Session ID (byte-exact).'),
+    change: oneOf(SESSION_CHANGES, 'What the run did to the archived session.'),
+  },
+);
+
+export const consumersTable = defineTable(
+  'etl_consumers',
+  'Change feed cursors: how far each named consumer of `etl export --changes` has acknowledged the log.',
+  {
+    consumer: column('text', 'Consumer name given to `--consumer`.'),
+    acked_seq: column('bigint', 'Highest `change_seq` covered by the last durably written export.'),
+    acked_run: nullable('text', 'Run of that change; NULL when the log was empty.'),
+    acked_at: column('timestamp', 'When the export was acknowledged (UTC, wall clock: bookkeeping only).'),
+    exports: column('int', 'Exports acknowledged for this consumer.'),
+  },
+);
+
+export const LEDGER_TABLES = [
+  runsTable,
+  sourcesTable,
+  sessionSourcesTable,
+  sessionStateTable,
+  sessionChangesTable,
+  consumersTable,
+] as const;
 export type RunRow = RowOf<typeof runsTable.columns>;
 export type SourceLedgerRow = RowOf<typeof sourcesTable.columns>;
 export type SessionSourceRow = RowOf<typeof sessionSourcesTable.columns>;
 export type SessionStateRow = RowOf<typeof sessionStateTable.columns>;
+export type SessionChangeRow = RowOf<typeof sessionChangesTable.columns>;
+export type ConsumerRow = RowOf<typeof consumersTable.columns>;

@@ -183,3 +183,18 @@ CREATE TABLE IF NOT EXISTS etl_session_state (
   last_changed_run VARCHAR,
   absent_since_run VARCHAR
 );
+
+CREATE TABLE IF NOT EXISTS etl_session_changes (
+  change_seq BIGINT NOT NULL,
+  run_id VARCHAR NOT NULL,
+  session_id VARCHAR NOT NULL,
+  change VARCHAR NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS etl_consumers (
+  consumer VARCHAR NOT NULL,
+  acked_seq BIGINT NOT NULL,
+  acked_run VARCHAR,
+  acked_at TIMESTAMPTZ NOT NULL,
+  exports INTEGER NOT NULL
+);

@@ -209,6 +209,8 @@ export function buildProgram(
     .option('--tables <names>', 'comma-separated tables (default: the row tables)')
     .option('--where <sql>', 'SQL filter applied to every exported table (sessions for archive-jsonl)')
     .option('--overwrite', 'replace a previous export at --out (default: refuse a non-empty --out)')
+    .option('--changes', "only sessions changed since --consumer's last export (archive-jsonl, parquet)")
+    .option('--consumer <name>', 'change feed consumer whose cursor --changes reads and advances')
     .option(SHARED_PERMISSIONS, SHARED_PERMISSIONS_HELP)
     .option('--target <target>', 'duckdb:PATH or parquet:DIR')
     .option('--json', 'machine-readable output')

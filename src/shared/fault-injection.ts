@@ -17,6 +17,7 @@ export const FAULT_POINTS = [
   'diagnostics-recorded',
   'run-finished',
   'parquet-state-built',
+  'export-published',
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

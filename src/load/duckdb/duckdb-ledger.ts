@@ -16,6 +16,7 @@ import {
   type SyncLedgerStore,
 } from '../sync-ledger.js';
 import type { LoadResult } from '../target.js';
+import { appendChanges } from './change-log.js';
 import { listValue } from './duckdb-api.js';
 import { readJsonRows } from './json-rows.js';
 import { appendToTable } from './row-appender.js';
@@ -118,6 +119,15 @@ export class DuckDbLedger implements SyncLedgerStore {
         RETURNING session_id`,
       [runId],
     );
+    const gone = absent
+      .getRows()
+      .map((row) => String(row[0]))
+      .sort();
+    await appendChanges(
+      this.connection,
+      runId,
+      gone.map((sessionId) => ({ sessionId, change: 'absent' as const })),
+    );
     return absent.currentRowCount;
   }
 
@@ -182,6 +192,12 @@ export class DuckDbLedger implements SyncLedgerStore {
       'UPDATE etl_session_state SET last_changed_run = $2 WHERE session_id IN',
       written.filter((id) => known.has(id)),
       [runId],
+    );
+    // By the ledger, not the action: a Parquet run's staging holds no archived rows, so it only inserts.
+    await appendChanges(
+      this.connection,
+      runId,
+      written.map((sessionId) => ({ sessionId, change: known.has(sessionId) ? 'replaced' : 'inserted' })),
     );
     const changedNow = new Set(written);
     await appendToTable(

@@ -373,6 +373,11 @@ export class DuckDbTarget implements WarehouseTarget {
     }
   }
 
+  /** Runs a ledger edit that belongs to no run (a change feed cursor) in a transaction of its own. */
+  async editLedger(edit: (connection: DuckDBConnection) => Promise<void>): Promise<void> {
+    await this.inTransaction(() => edit(this.connection));
+  }
+
   private async archivedStates(ids: string[]): Promise<Map<string, ArchivedState>> {
     const reader = await this.connection.runAndReadAll(
       `SELECT s.session_id, s.view_digest, s.fidelity, s.origin, epoch_ms(s.updated_at) AS updated_ms,

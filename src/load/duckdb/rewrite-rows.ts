@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   runsTable,
+  sessionChangesTable,
   sessionSourcesTable,
   sessionStateTable,
   sourcesTable,
@@ -73,6 +74,8 @@ async function copyLedger(dest: DuckDBConnection, from: TableSource): Promise<vo
     [sessionSourcesTable.name, `* REPLACE (${NEW_ID} AS session_id, ${NEW_REF} AS occurrence_ref)`],
     [sessionStateTable.name, `* REPLACE (${NEW_ID} AS session_id)`],
     [diagnosticsTable.name, `* REPLACE (${NEW_ID} AS session_id)`],
+    // Consumer cursors are not copied: every session's rows changed, so each consumer is sent all again.
+    [sessionChangesTable.name, `* REPLACE (${NEW_ID} AS session_id)`],
   ];
   for (const [table, select] of copies)
     await dest.run(`INSERT INTO ${table} BY NAME SELECT ${select} FROM ${from(table)} t`);

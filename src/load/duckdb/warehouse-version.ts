@@ -3,7 +3,7 @@
  * migrate older warehouses explicitly and idempotently (each step can be re-run safely).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sessionSourcesTable } from '../../../schemas/ledger-tables.js';
+import { consumersTable, sessionChangesTable, sessionSourcesTable } from '../../../schemas/ledger-tables.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
 import { fileEditsTable, rowProvenanceTable } from '../../../schemas/tables.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
@@ -148,10 +148,16 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     REREAD_EVERY_SOURCE_SQL,
   ],
   [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
-  // v4 → v5: origins (provenance, outside the digest), then `file_edits`, backfilled from the
-  // stored tool calls (`migrate`); every source is read once more, so code-block edits of sessions
-  // still readable are added in place.
-  4: [...ORIGIN_STEP, createTableSql(fileEditsTable as unknown as AnyTable), REREAD_EVERY_SOURCE_SQL],
+  // v4 → v5: origins (provenance, outside the digest); `file_edits`, backfilled from the stored tool
+  // calls (`migrate`); the change log, which starts empty (a consumer's first export sends every
+  // archived session). Every source is read once more, so code-block edits of readable sessions are added.
+  4: [
+    ...ORIGIN_STEP,
+    createTableSql(fileEditsTable as unknown as AnyTable),
+    createTableSql(sessionChangesTable as unknown as AnyTable),
+    createTableSql(consumersTable as unknown as AnyTable),
+    REREAD_EVERY_SOURCE_SQL,
+  ],
 };
 
 /** Steps after which the `file_edits` rows of every stored session are derived from its rows. */

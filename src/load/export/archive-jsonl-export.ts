@@ -9,12 +9,15 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { sessionsTable } from '../../../schemas/tables.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import { messageArchiveKey, sessionArchiveKey, toolArchiveKey } from '../../transform/archive-keys.js';
+import { FEED_COLUMNS, type FeedWindow, feedSql } from './change-feed.js';
 import { exportQueryFailed } from './copy-export.js';
 import type { ExportProgress } from './export-progress.js';
 import type { AnyTable } from './export-tables.js';
 import { jsonText, StoredJson } from './json-text.js';
 
 export const ARCHIVE_LINE_FORMAT = 'cursor-etl.archive-session.v1';
+/** A change feed line: the session line's members after the change, or only its keys for an absence. */
+export const ARCHIVE_CHANGE_FORMAT = 'cursor-etl.archive-change.v1';
 const PAGE_SESSIONS = 100;
 
 type Row = Record<string, DuckDBValue>;
@@ -111,11 +114,53 @@ function selectAll(table: string): string {
   return `SELECT *${replace} FROM ${table}`;
 }
 
+/** A content table's rows of the given sessions, grouped by session. */
+async function rowsOf(
+  connection: DuckDBConnection,
+  table: string,
+  order: string,
+  ids: string[],
+): Promise<Map<string, Row[]>> {
+  if (ids.length === 0) return new Map();
+  return groupBySession(
+    await rows(
+      connection,
+      `${selectAll(table)} WHERE session_id IN (${inList(ids.length)}) ORDER BY session_id, ${order}`,
+      ids,
+    ),
+  );
+}
+
+/** The change feed's line: `origin` only when the warehouse has the column. */
+function changeJson(s: Row, messages: Row[], tools: Row[]): Record<string, unknown> {
+  const feed = {
+    format: ARCHIVE_CHANGE_FORMAT,
+    change: s.feed_change,
+    changedInRun: s.feed_run,
+    changeSeq: num(s.feed_seq),
+    presentInSource: s.feed_present,
+    ...('origin' in s ? { origin: s.origin } : {}),
+  };
+  const { format: _line, ...session } = sessionJson(s, messages, tools);
+  if (s.feed_change !== 'absent') return { ...feed, ...session };
+  return { ...feed, key: session.key, sessionId: session.sessionId, viewDigest: session.viewDigest };
+}
+
 async function nextPage(
   connection: DuckDBConnection,
   after: string | null,
   where: string | undefined,
+  feed: FeedWindow | undefined,
 ): Promise<Row[]> {
+  if (feed !== undefined) {
+    const columns = `${FEED_COLUMNS}, s.* REPLACE (epoch_ms(s.created_at) AS created_at, epoch_ms(s.updated_at) AS updated_at)`;
+    return rows(
+      connection,
+      `${feedSql(feed, columns)} WHERE ${after === null ? 'true' : 'f.session_id > $1'}
+        ORDER BY f.session_id LIMIT ${PAGE_SESSIONS}`,
+      after === null ? [] : [after],
+    );
+  }
   const filters = [after === null ? 'true' : 'session_id > $1', where === undefined ? 'true' : `(${where})`];
   return rows(
     connection,
@@ -124,12 +169,16 @@ async function nextPage(
   );
 }
 
-/** Writes one JSON line per session (in session_id order) to `path`; returns the session count. */
+/**
+ * Writes one JSON line per session (in session_id order) to `path`; returns the session count. With
+ * `feed`, only the window's changed sessions, as change lines.
+ */
 export async function exportArchiveJsonl(
   connection: DuckDBConnection,
   where: string | undefined,
   path: string,
   progress: ExportProgress,
+  feed?: FeedWindow,
 ): Promise<number> {
   const out = createWriteStream(path, { flags: 'wx', mode: outputModes().file });
   let count = 0;
@@ -138,33 +187,25 @@ export async function exportArchiveJsonl(
     for (;;) {
       let page: Row[];
       try {
-        page = await nextPage(connection, after, where);
+        page = await nextPage(connection, after, where, feed);
       } catch (error) {
         throw exportQueryFailed(sessionsTable as unknown as AnyTable, error);
       }
       if (page.length === 0) break;
-      const ids = page.map((s) => String(s.session_id));
-      const messages = groupBySession(
-        await rows(
-          connection,
-          `${selectAll('messages')} WHERE session_id IN (${inList(ids.length)}) ORDER BY session_id, ordinal`,
-          ids,
-        ),
-      );
-      const tools = groupBySession(
-        await rows(
-          connection,
-          `${selectAll('tool_calls')} WHERE session_id IN (${inList(ids.length)}) ORDER BY session_id, tool_ordinal`,
-          ids,
-        ),
-      );
+      const ids = page.filter((s) => s.feed_change !== 'absent').map((s) => String(s.session_id));
+      const messages = await rowsOf(connection, 'messages', 'ordinal', ids);
+      const tools = await rowsOf(connection, 'tool_calls', 'tool_ordinal', ids);
       for (const s of page) {
         const id = String(s.session_id);
-        if (!out.write(`${jsonText(sessionJson(s, messages.get(id) ?? [], tools.get(id) ?? []))}\n`))
-          await once(out, 'drain');
+        const line = (feed === undefined ? sessionJson : changeJson)(
+          s,
+          messages.get(id) ?? [],
+          tools.get(id) ?? [],
+        );
+        if (!out.write(`${jsonText(line)}\n`)) await once(out, 'drain');
       }
       count += page.length;
-      after = ids[ids.length - 1]!;
+      after = String(page[page.length - 1]!.session_id);
       progress.rows('sessions', count);
     }
   } finally {

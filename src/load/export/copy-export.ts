@@ -17,6 +17,21 @@ const COPY_OPTIONS: Record<CopyFormat, string> = {
   jsonl: 'FORMAT json',
 };
 
+/**
+ * `select` with its JSON columns as VARCHAR: DuckDB annotates JSON columns in Parquet with the JSON
+ * logical type, which Polars reads as binary and PyArrow as an extension type; plain UTF-8 text is
+ * read as text everywhere (etl's own reads cast it back to JSON).
+ */
+async function jsonAsText(connection: DuckDBConnection, select: string): Promise<string> {
+  const described = await connection.runAndReadAll(`DESCRIBE (${select})`);
+  const json = described
+    .getRowObjects()
+    .filter((column) => column.column_type === 'JSON')
+    .map((column) => `"${String(column.column_name).replaceAll('"', '""')}"`);
+  if (json.length === 0) return select;
+  return `SELECT * REPLACE (${json.map((c) => `CAST(${c} AS VARCHAR) AS ${c}`).join(', ')}) FROM (${select})`;
+}
+
 /** Copies `select` into `path` (created with the output permissions) and returns the row count. */
 export async function copyQueryTo(
   connection: DuckDBConnection,
@@ -26,7 +41,8 @@ export async function copyQueryTo(
 ): Promise<number> {
   const previousUmask = process.umask(outputModes().umask);
   try {
-    const reader = await connection.runAndReadAll(`COPY (${select}) TO ${sqlString(path)} (${options})`);
+    const rows = options.startsWith('FORMAT parquet') ? await jsonAsText(connection, select) : select;
+    const reader = await connection.runAndReadAll(`COPY (${rows}) TO ${sqlString(path)} (${options})`);
     return Number(reader.getRows()[0]?.[0] ?? 0);
   } finally {
     process.umask(previousUmask);

@@ -32,6 +32,8 @@ const ORDER: Record<string, string> = {
   row_provenance: 'session_id, row_kind, row_id, instance_ordinal, locator',
   file_edits: 'session_id, message_id, edit_ordinal',
   diagnostics: 'run_id, seq',
+  etl_session_changes: 'change_seq',
+  etl_consumers: 'consumer',
 };
 
 export function orderByFor(table: AnyTable): string {

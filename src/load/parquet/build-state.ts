@@ -173,7 +173,18 @@ async function contentTable(writer: StateWriter, input: StateInput, table: AnyTa
 async function diagnostics(writer: StateWriter, input: StateInput): Promise<ManifestTable> {
   const table = diagnosticsTable as unknown as AnyTable;
   const files: ManifestFile[] = [];
-  for (const file of input.previous?.tables[table.name]?.files ?? []) files.push(await writer.link(file));
+  const previous = input.previous;
+  for (const file of previous?.tables[table.name]?.files ?? []) {
+    // An older build's partitions are rewritten in this build's file types (JSON as text).
+    if (previous!.schemaVersion === WAREHOUSE_SCHEMA_VERSION) files.push(await writer.link(file));
+    else {
+      const source = readFilesSql(table, [join(input.layout.stateDir(previous!.stateId), file.path)]);
+      const run = file.partition ?? '';
+      files.push(
+        await writer.writeSorted(table, diagnosticsFilePath(run, input.runId), file.partition, source),
+      );
+    }
+  }
   const staged = Number(
     (await input.staging.runAndReadAll('SELECT count(*) FROM diagnostics')).getRows()[0]?.[0],
   );

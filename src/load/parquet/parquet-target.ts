@@ -32,7 +32,7 @@ import {
   splitProvenanceKey,
 } from '../carrier-provenance.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
-import { DuckDbTarget } from '../duckdb/duckdb-target.js';
+import type { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { rewriteRows } from '../duckdb/rewrite-rows.js';
 import { BUILD_MEMORY_BYTES, buildInstanceOptions } from '../duckdb/run-memory.js';
@@ -67,7 +67,7 @@ import { DATASET_TABLES, readFilesSql, stateFiles } from './dataset-reader.js';
 import { type LinkRefusal, linkRefusal, linksUnavailable } from './link-or-copy.js';
 import { publishedEditCounts } from './published-edit-counts.js';
 import { fillPublishedMessageIds } from './published-message-ids.js';
-import { seedStaging } from './seed-staging.js';
+import { openStaging } from './seed-staging.js';
 
 async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
   // Bounded like the run's writer; sorts that exceed it spill to `<path>.tmp` inside the private staging dir.
@@ -80,18 +80,6 @@ async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Pr
     connection.closeSync();
     instance.closeSync();
   }
-}
-
-/** A fresh private staging warehouse whose ledger starts as the published state's. */
-async function openStaging(
-  layout: DatasetLayout,
-  previous: DatasetManifest | null,
-): Promise<{ stagingDir: string; staging: DuckDbTarget }> {
-  const stagingDir = join(layout.stagingDir, randomUUID());
-  mkdirSync(stagingDir, { recursive: true, mode: 0o700 });
-  const stagingFile = join(stagingDir, 'stage.duckdb');
-  await guardWrite('parquet', 'open', () => seedStaging(stagingFile, layout, previous));
-  return { stagingDir, staging: await DuckDbTarget.open(stagingFile, 'parquet') };
 }
 
 export class ParquetTarget implements WarehouseTarget {
@@ -301,20 +289,32 @@ export class ParquetTarget implements WarehouseTarget {
     this.finished = true;
     await this.staging.finishRun(runId, status, finishedAtMs, counts, payloadBytesRead);
     await this.closeStaging();
+    await this.publish(runId, finishedAtMs);
+  }
+
+  /** Publishes a ledger edit with no run as a state of its own (a change feed cursor); ends the target's use. */
+  async publishLedgerEdit(stateId: string, atMs: number, edit: (c: DuckDBConnection) => Promise<void>) {
+    this.finished = true;
+    await this.staging.editLedger(edit);
+    await this.closeStaging();
+    await this.publish(stateId, atMs);
+  }
+
+  private async publish(stateId: string, atMs: number): Promise<void> {
     let manifest: DatasetManifest;
     try {
-      manifest = await guardWrite('parquet', 'state-files', () => this.buildState(runId, finishedAtMs));
+      manifest = await guardWrite('parquet', 'state-files', () => this.buildState(stateId, atMs));
       await guardWrite('parquet', 'manifest', () => writeManifest(this.layout, manifest));
       faultPoint('parquet-state-built');
       await guardWrite('parquet', 'publish-current', () =>
-        writeFileDurably(this.layout.currentPointer, `${runId}\n`),
+        writeFileDurably(this.layout.currentPointer, `${stateId}\n`),
       );
     } catch (error) {
-      this.discardUnpublished(runId);
+      this.discardUnpublished(stateId);
       throw error;
     }
     // After the commit point a failure must say so: the new state is published whatever happens here.
-    await guardWrite('parquet', 'collect-states', () => collectStates(this.layout, manifest, finishedAtMs), {
+    await guardWrite('parquet', 'collect-states', () => collectStates(this.layout, manifest, atMs), {
       published: true,
     });
   }
