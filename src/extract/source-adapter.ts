@@ -80,6 +80,11 @@ export interface ReadContext {
   requestedWorkspace?: string | null;
   includeCrossWorkspaceSources: boolean;
   signal: AbortSignal;
+  /**
+   * Source keys a `--since-last` run reads only the changes of: such a rollback-journal database
+   * is read in place under a shared lock rather than copied whole (`sqlite-snapshot.ts`).
+   */
+  readInPlace?: ReadonlySet<string>;
   /** Run-level problems found while discovering or cataloging (not tied to one session). */
   diagnostics?: DiagnosticSink;
   /** Prefix checkpoints of append-only sources from the sync ledger, when the target keeps one. */
