@@ -132,6 +132,8 @@ export interface SourceAdapter {
   hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution>;
   /** Diagnostics about sources that yielded no session (skipped, undetected, refused), if any. */
   drainDiagnostics?(): Diagnostic[];
+  /** Called once the run's last session is hydrated: releases what makes a source's writer wait. */
+  endReads?(): void;
   /** Releases snapshots and handles held for the run. */
   close(): void;
 }

@@ -183,7 +183,9 @@ export class ComposerAdapter implements SourceAdapter {
       ctx.counters,
       scope,
     );
+    // A read cut short (a limit) leaves the stats to the key index: asked now, while the snapshot is open.
     if (stats !== null) handle.fingerprint.supply(stats, content);
+    else handle.fingerprint.get();
     const contribution: ComposerGlobalBytesContribution = {
       kind: 'composer-global-bytes',
       occurrence,
@@ -224,6 +226,11 @@ export class ComposerAdapter implements SourceAdapter {
 
   drainDiagnostics(): Diagnostic[] {
     return [...this.agentKvIndexes.values()].flatMap((index) => index.drain());
+  }
+
+  /** A global DB read in place holds a shared lock its writer's commits wait for: released here. */
+  endReads(): void {
+    this.globalSnapshots.closeWhere((snapshot) => snapshot.method === 'shared-lock-read');
   }
 
   close(): void {
