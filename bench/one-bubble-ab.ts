@@ -1,9 +1,7 @@
 /**
  * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R] [--journal-mode wal|delete]
- * [--writer-probe 1]`: bench case 4 alone, for this build and optionally another built checkout (ROOT
- * holds its `bin/etl`), in alternating order; medians and ratios to a full load. The corpus is used
- * up (its manifest is removed); `delete` first converts its global DB to a rollback journal; with
- * the probe, a writer (`writer-probe.ts`) commits every 10 ms during each incremental run.
+ * [--writer-probe 1]`: bench case 4 alone, this build and optionally another built checkout, in
+ * alternating order (options: docs/benchmarks.md). The corpus is used up (its manifest is removed).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -105,7 +103,7 @@ builds.forEach(([name], index) => {
   const cpu = median(samples[index]!.map((s) => s.cpuMs));
   const base = full[index]!;
   console.log(
-    `${name} (${journalMode}): full load wall ${seconds(base.wallMs)} s, CPU ${seconds(base.cpuMs)} s; one bubble (median of ${ints.runs}) ` +
+    `${name}: ${journalMode}, full load wall ${seconds(base.wallMs)} s, CPU ${seconds(base.cpuMs)} s; one bubble (median of ${ints.runs}) ` +
       `wall ${seconds(wall)} s = ${((100 * wall) / base.wallMs).toFixed(1)} %, CPU ${seconds(cpu)} s = ${((100 * cpu) / base.cpuMs).toFixed(1)} %` +
       (waits[index]!.length > 0
         ? `; longest writer wait per run ${waits[index]!.map((ms) => ms.toFixed(0)).join(', ')} ms`

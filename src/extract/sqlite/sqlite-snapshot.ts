@@ -1,8 +1,7 @@
 /**
- * A consistent, read-only view of a SQLite file that never modifies it: a WAL database is read
- * inside one read transaction (its writer never waits); any other journal mode is copied into the
- * private temp dir (serialized image when small, online backup when large), or, when `inPlace`, read
- * in place inside one read transaction, whose shared lock delays its writer's commits.
+ * A consistent, read-only view of a SQLite file that never modifies it: WAL mode is read in one
+ * read transaction (the writer never waits); other modes are copied to the private temp dir
+ * (serialized when small, online backup when large), or with `inPlace` read in one read transaction.
  */
 import { chmodSync, constants, copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
