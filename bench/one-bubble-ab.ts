@@ -1,8 +1,10 @@
 /**
- * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R]`: bench case 4 alone,
- * for this build and optionally another built checkout (ROOT holds its `bin/etl`), in alternating
- * order; medians and ratios to a full load. The corpus is used up (its manifest is removed).
+ * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R] [--journal-mode wal|delete]
+ * [--writer-probe 1]`: bench case 4 alone, this build and optionally another built checkout, in
+ * alternating order (options: docs/benchmarks.md). The corpus is used up (its manifest is removed).
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +16,18 @@ import {
   forgetBenchCorpus,
   oneBubbleSession,
 } from '../fixtures/bench/bench-corpus.js';
+import { Database } from '../src/extract/sqlite/sqlite-driver.js';
 import { parseIntFlags } from './bench-args.js';
 import { measureProcess, type Sample } from './measure-process.js';
 
-const { ints, strings } = parseIntFlags(process.argv.slice(2), { runs: 5, seed: 1 }, ['corpus', 'baseline']);
+const { ints, strings } = parseIntFlags(process.argv.slice(2), { runs: 5, seed: 1, 'writer-probe': 0 }, [
+  'corpus',
+  'baseline',
+  'journal-mode',
+]);
+const journalMode = strings['journal-mode'] ?? 'wal';
+if (journalMode !== 'wal' && journalMode !== 'delete')
+  throw new Error('--journal-mode must be wal or delete');
 if (strings.corpus === undefined) throw new Error('--corpus DIR is required');
 const corpusDir = resolve(strings.corpus);
 const saved = JSON.parse(readFileSync(join(corpusDir, CORPUS_MANIFEST), 'utf8')) as {
@@ -28,6 +38,10 @@ if (found === null) throw new Error('--corpus has no corpus manifest');
 const corpus = found;
 // The appended bubbles make it a corpus `npm run bench` must not reuse.
 forgetBenchCorpus(corpusDir);
+const globalPath = join(corpus.userDir, 'globalStorage', 'state.vscdb');
+const globalDb = new Database(globalPath);
+globalDb.pragma(`journal_mode = ${journalMode}`);
+globalDb.close();
 const thisRoot = fileURLToPath(new URL('../..', import.meta.url));
 const builds: [string, string][] = [['this build', thisRoot]];
 if (strings.baseline !== undefined) builds.unshift(['baseline', resolve(strings.baseline)]);
@@ -61,11 +75,27 @@ const full = builds.map((_, index) => {
 });
 const session = oneBubbleSession(corpus);
 const samples: Sample[][] = builds.map(() => []);
+const waits: number[][] = builds.map(() => []);
+const probeOut = join(corpusDir, '..', 'writer-probe.json');
+async function incremental(index: number): Promise<void> {
+  if (ints['writer-probe'] === 0) {
+    samples[index]!.push(run(index, ['--since-last']));
+    return;
+  }
+  const probeScript = fileURLToPath(new URL('./writer-probe.js', import.meta.url));
+  const probe = spawn(process.execPath, [probeScript, globalPath, probeOut], { stdio: 'inherit' });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  samples[index]!.push(run(index, ['--since-last']));
+  const exited = once(probe, 'exit');
+  probe.kill('SIGTERM');
+  await exited;
+  waits[index]!.push((JSON.parse(readFileSync(probeOut, 'utf8')) as { maxMs: number }).maxMs);
+}
 for (let r = 0; r < ints.runs; r++) {
   appendBubble(corpus.userDir, session.id, ints.seed + 2000 + r);
   const order = builds.map((_, index) => index);
   if (r % 2 === 1) order.reverse();
-  for (const index of order) samples[index]!.push(run(index, ['--since-last']));
+  for (const index of order) await incremental(index);
 }
 const seconds = (ms: number): string => (ms / 1000).toFixed(2);
 builds.forEach(([name], index) => {
@@ -73,7 +103,10 @@ builds.forEach(([name], index) => {
   const cpu = median(samples[index]!.map((s) => s.cpuMs));
   const base = full[index]!;
   console.log(
-    `${name}: full load wall ${seconds(base.wallMs)} s, CPU ${seconds(base.cpuMs)} s; one bubble (median of ${ints.runs}) ` +
-      `wall ${seconds(wall)} s = ${((100 * wall) / base.wallMs).toFixed(1)} %, CPU ${seconds(cpu)} s = ${((100 * cpu) / base.cpuMs).toFixed(1)} %`,
+    `${name}: ${journalMode}, full load wall ${seconds(base.wallMs)} s, CPU ${seconds(base.cpuMs)} s; one bubble (median of ${ints.runs}) ` +
+      `wall ${seconds(wall)} s = ${((100 * wall) / base.wallMs).toFixed(1)} %, CPU ${seconds(cpu)} s = ${((100 * cpu) / base.cpuMs).toFixed(1)} %` +
+      (waits[index]!.length > 0
+        ? `; longest writer wait per run ${waits[index]!.map((ms) => ms.toFixed(0)).join(', ')} ms`
+        : ''),
   );
 });

@@ -62,6 +62,10 @@ export class AdditionalRootsAdapter implements SourceAdapter {
     return this.readers.flatMap((reader) => reader.drainDiagnostics?.() ?? []);
   }
 
+  endReads(): void {
+    for (const reader of this.readers) reader.endReads?.();
+  }
+
   close(): void {
     for (const reader of this.readers) reader.close();
     this.readers = [];

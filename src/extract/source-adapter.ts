@@ -80,6 +80,11 @@ export interface ReadContext {
   requestedWorkspace?: string | null;
   includeCrossWorkspaceSources: boolean;
   signal: AbortSignal;
+  /**
+   * Source keys a `--since-last` run reads only the changes of: such a rollback-journal database
+   * is read in place under a shared lock rather than copied whole (`sqlite-snapshot.ts`).
+   */
+  readInPlace?: ReadonlySet<string>;
   /** Run-level problems found while discovering or cataloging (not tied to one session). */
   diagnostics?: DiagnosticSink;
   /** Prefix checkpoints of append-only sources from the sync ledger, when the target keeps one. */
@@ -127,6 +132,8 @@ export interface SourceAdapter {
   hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution>;
   /** Diagnostics about sources that yielded no session (skipped, undetected, refused), if any. */
   drainDiagnostics?(): Diagnostic[];
+  /** Called once the run's last session is hydrated: releases what makes a source's writer wait. */
+  endReads?(): void;
   /** Releases snapshots and handles held for the run. */
   close(): void;
 }

@@ -30,6 +30,11 @@ async function catalogPlan(run: RunState, discovery: Promise<FoundSource[]>): Pr
   emit();
   const incremental = options.sinceLast && prior !== null;
   const toRead = incremental ? classified.filter((c) => c.state !== 'unchanged') : classified;
+  // Sources the ledger vouches for in part: only their changed sessions are read.
+  if (incremental) {
+    const known = classified.filter((c) => c.state === 'changed' || c.state === 'unchanged');
+    ctx.readInPlace = new Set(known.map((c) => c.found.source.sourceKey));
+  }
   const sourceDone = (): void => {
     progress.sourcesDone++;
     emit();

@@ -52,6 +52,7 @@ export async function runPipeline(
       if (unread.failsRun) run.unavailable ??= SessionUnavailable.ofSource(sourceKey);
     const batches = new SessionBatches(run, plan);
     const runScope = await hydrateSessions(run, plan, batches);
+    for (const adapter of run.adapters) adapter.endReads?.();
     await finishRun(run, batches, ledgerFinal(run, plan, runScope));
   } catch (error) {
     // A failed read must not leave a batch's transaction open under the run record's update.

@@ -78,7 +78,10 @@ export class ComposerAdapter implements SourceAdapter {
     }
     if (source.kind !== 'composer-global-db') return;
     // An empty file opens as a database without tables: a cut file, not an install without sessions.
-    const opening = this.globalSnapshot(source.locator, ctx).then((s) => requireTables(s, 'composer'));
+    const inPlace = ctx.readInPlace?.has(source.sourceKey) === true;
+    const opening = this.globalSnapshot(source.locator, ctx, inPlace).then((s) =>
+      requireTables(s, 'composer'),
+    );
     const snapshot = await opening.catch((error: unknown) => {
       // With workspace DBs, an unopenable global DB leaves workspace-fallback views (partial) and
       // is reported; with none, nothing safe remains and the source error is fatal.
@@ -190,7 +193,9 @@ export class ComposerAdapter implements SourceAdapter {
       ctx.counters,
       scope,
     );
+    // A read cut short (a limit) leaves the stats to the key index: asked now, while the snapshot is open.
     if (stats !== null) handle.fingerprint.supply(stats, content);
+    else handle.fingerprint.get();
     const contribution: ComposerGlobalBytesContribution = {
       kind: 'composer-global-bytes',
       occurrence,
@@ -233,6 +238,11 @@ export class ComposerAdapter implements SourceAdapter {
     return [...this.agentKvIndexes.values()].flatMap((index) => index.drain());
   }
 
+  /** A global DB read in place holds a shared lock its writer's commits wait for: released here. */
+  endReads(): void {
+    this.globalSnapshots.closeWhere((snapshot) => snapshot.method === 'shared-lock-read');
+  }
+
   close(): void {
     this.globalSnapshots.close();
     this.workspaceSnapshots.close();
@@ -243,8 +253,11 @@ export class ComposerAdapter implements SourceAdapter {
     return this.tree;
   }
 
-  private globalSnapshot(locator: string, ctx: ReadContext): Promise<SqliteSnapshot> {
-    return this.globalSnapshots.get(locator, () => openSqliteSnapshot(locator, ctx.temp, 'composer'));
+  /** The catalog opens it first, and decides whether it is read in place. */
+  private globalSnapshot(locator: string, ctx: ReadContext, inPlace = false): Promise<SqliteSnapshot> {
+    return this.globalSnapshots.get(locator, () =>
+      openSqliteSnapshot(locator, ctx.temp, 'composer', undefined, inPlace),
+    );
   }
 
   private workspaceSnapshot(locator: string, ctx: ReadContext): Promise<SqliteSnapshot> {

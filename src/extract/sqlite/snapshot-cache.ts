@@ -38,6 +38,16 @@ export class SnapshotCache {
     return snapshot;
   }
 
+  /** Closes and forgets the snapshots `which` selects; a later `get` opens a new one. */
+  closeWhere(which: (snapshot: SqliteSnapshot) => boolean): void {
+    for (const [locator, snapshot] of this.all) {
+      if (!which(snapshot)) continue;
+      snapshot.close();
+      this.all.delete(locator);
+      this.open.delete(locator);
+    }
+  }
+
   close(): void {
     for (const snapshot of this.all.values()) snapshot.close();
     this.all.clear();

@@ -1,7 +1,7 @@
 /**
- * A consistent, read-only view of a SQLite file that never blocks or modifies its writer: a WAL
- * database is read inside one read transaction; any other journal mode is copied into the private
- * temp dir first (serialized image when small, online backup when large).
+ * A consistent, read-only view of a SQLite file that never modifies it: WAL mode is read in one
+ * read transaction (the writer never waits); other modes are copied to the private temp dir
+ * (serialized when small, online backup when large), or with `inPlace` read in one read transaction.
  */
 import { chmodSync, constants, copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -10,7 +10,12 @@ import type { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { Database } from './sqlite-driver.js';
 import { cachedStatement } from './statement-cache.js';
 
-export type SnapshotMethod = 'wal-read-transaction' | 'serialized-copy' | 'online-backup' | 'file-copy';
+export type SnapshotMethod =
+  | 'wal-read-transaction'
+  | 'shared-lock-read'
+  | 'serialized-copy'
+  | 'online-backup'
+  | 'file-copy';
 
 /** Up to this size the image is held in memory once while written: the backup API's file creation,
  * journal and fsyncs cost ~10 ms per database, most of a run's catalog when there are many workspaces. */
@@ -52,14 +57,16 @@ function isIoFailure(error: unknown): boolean {
   return typeof reason === 'string' && (reason === 'EIO' || reason.startsWith('SQLITE_IOERR'));
 }
 
+/** `inPlace`: read a rollback-journal database in place rather than copy it (a run reading little of it). */
 export async function openSqliteSnapshot(
   path: string,
   temp: PrivateTempDir,
   sourceKind: string,
   open: SqliteOpener = openReadOnly,
+  inPlace = false,
 ): Promise<SqliteSnapshot> {
   try {
-    return await snapshotOf(path, temp, sourceKind, open);
+    return await snapshotOf(path, temp, sourceKind, open, inPlace);
   } catch (error) {
     if (!isIoFailure(error)) throw error;
     return fileCopySnapshot(path, temp, sourceKind);
@@ -96,6 +103,7 @@ async function snapshotOf(
   temp: PrivateTempDir,
   sourceKind: string,
   open: SqliteOpener,
+  inPlace: boolean,
 ): Promise<SqliteSnapshot> {
   let source: BetterSqlite3.Database;
   try {
@@ -105,27 +113,15 @@ async function snapshotOf(
   }
   try {
     const mode = String(source.pragma('journal_mode', { simple: true })).toLowerCase();
-    if (mode === 'wal') {
-      source.exec('BEGIN');
-      // Touch the schema so the read transaction pins one WAL snapshot from here on.
-      source.prepare('SELECT count(*) FROM sqlite_master').get();
-      return {
-        db: source,
-        method: 'wal-read-transaction',
-        release: () => undefined,
-        close: () => {
-          if (source.inTransaction) source.exec('COMMIT');
-          source.close();
-        },
-      };
-    }
-    const copyPath = temp.file('snapshot.sqlite');
+    if (mode === 'wal') return readTransaction(source, 'wal-read-transaction');
     const bytes =
       Number(source.pragma('page_count', { simple: true })) *
       Number(source.pragma('page_size', { simple: true }));
     // SQLite reads the missing pages of a cut file as zeros: a file shorter than its header says is
     // truncated, not a database with fewer rows.
     if (statSync(path).size < bytes) throw unreadable(sourceKind, 'truncated');
+    if (inPlace) return readTransaction(source, 'shared-lock-read');
+    const copyPath = temp.file('snapshot.sqlite');
     let method: SnapshotMethod = 'online-backup';
     if (bytes <= SERIALIZED_COPY_BYTES) {
       writeFileSync(copyPath, source.serialize(), { mode: 0o600, flag: 'wx' });
@@ -142,6 +138,26 @@ async function snapshotOf(
     if (error instanceof IoError) throw error;
     throw unreadable(sourceKind, errorReason(error));
   }
+}
+
+/**
+ * One read transaction on the source for the snapshot's life: in WAL mode it pins one WAL snapshot
+ * and blocks no writer; in a rollback-journal mode its shared lock keeps the file as read, so a
+ * writer's commit waits (under its busy timeout) until `close`.
+ */
+function readTransaction(source: BetterSqlite3.Database, method: SnapshotMethod): SqliteSnapshot {
+  source.exec('BEGIN');
+  // Touching the schema starts the read: the snapshot (or shared lock) is held from here on.
+  source.prepare('SELECT count(*) FROM sqlite_master').get();
+  return {
+    db: source,
+    method,
+    release: () => undefined,
+    close: () => {
+      if (source.inTransaction) source.exec('COMMIT');
+      source.close();
+    },
+  };
 }
 
 /** The private copy is immutable, so closing and reopening its connection reads the same snapshot. */

@@ -52,6 +52,31 @@ describe('SnapshotCache', () => {
     expect(firstDb.open).toBe(false);
   });
 
+  it('closeWhere ends the in-place reads it selects, so their writer commits; the others stay open', async () => {
+    temp = PrivateTempDir.create();
+    const [inPlace, copied] = [buildDb(false), buildDb(false)];
+    const cache = new SnapshotCache(Number.POSITIVE_INFINITY);
+    const live = await cache.get(inPlace, () =>
+      openSqliteSnapshot(inPlace, temp, 'composer', undefined, true),
+    );
+    const copy = await cache.get(copied, () => openSqliteSnapshot(copied, temp, 'composer'));
+    const liveDb = live.db;
+    cache.closeWhere((snapshot) => snapshot.method === 'shared-lock-read');
+    expect(liveDb.open).toBe(false);
+    expect(copy.db.open).toBe(true);
+    const writer = new Database(inPlace);
+    writer.pragma('busy_timeout = 0');
+    writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:s:2', '{}');
+    writer.close();
+    // Forgotten: the next get opens a new snapshot, which sees the write.
+    const again = await cache.get(inPlace, () =>
+      openSqliteSnapshot(inPlace, temp, 'composer', undefined, true),
+    );
+    expect(again).not.toBe(live);
+    expect(count(again.db)).toBe(2);
+    cache.close();
+  });
+
   it('concurrent gets of one locator open it once and share the snapshot (none is left open, orphaned)', async () => {
     temp = PrivateTempDir.create();
     const path = buildDb(false);

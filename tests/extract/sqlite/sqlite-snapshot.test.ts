@@ -74,6 +74,25 @@ describe('Consistent SQLite snapshots', () => {
     },
   );
 
+  it('a rollback-journal database read in place copies nothing; its shared lock holds a commit until close', async () => {
+    const path = buildDb(false);
+    temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(path, temp, 'composer', undefined, true);
+    expect(snapshot.method).toBe('shared-lock-read');
+    expect(readdirSync(temp.path).filter((name) => name.endsWith('.sqlite'))).toEqual([]);
+    const writer = new Database(path);
+    writer.pragma('busy_timeout = 0');
+    writer.exec('BEGIN IMMEDIATE');
+    writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:s:2', '{}');
+    // busy_timeout 0: the commit that needs the file while the snapshot's shared lock is held fails at once.
+    expect(() => writer.exec('COMMIT')).toThrow(/locked|busy/i);
+    expect(count(snapshot.db)).toBe(1);
+    snapshot.close();
+    writer.exec('COMMIT');
+    expect(count(writer)).toBe(2);
+    writer.close();
+  });
+
   it('an unreadable database fails with SOURCE_UNREADABLE (no path in details) and leaves no copy behind', async () => {
     const path = join(tempDir('etl-snapshot-bad-'), 'state.vscdb');
     writeFileSync(path, 'this is not a sqlite database, just bytes'.repeat(200));
