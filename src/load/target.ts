@@ -5,6 +5,7 @@ import type {
   SessionRow,
   SourceInstanceRow,
   ToolCallRow,
+  UsageRow,
 } from '../../schemas/tables.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
 import type { RedactionPolicy } from '../shared/redaction-policy.js';
@@ -28,6 +29,7 @@ export interface StoredSession {
   toolCalls: ToolCallRow[];
   sourceInstances: SourceInstanceRow[];
   rowProvenance: RowProvenanceRow[];
+  usage: UsageRow[];
 }
 
 /**

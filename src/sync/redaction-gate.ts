@@ -99,12 +99,12 @@ export function archiveRewrite(
   return {
     policy,
     session: async (stored) => {
-      const { session, messages, toolCalls, sourceInstances, rowProvenance } = await redactSession(
+      const { session, messages, toolCalls, sourceInstances, rowProvenance, usage } = await redactSession(
         asNormalized(stored),
         { homePaths: job.homePaths, seal },
         counts,
       );
-      return { session, messages, toolCalls, sourceInstances, rowProvenance };
+      return { session, messages, toolCalls, sourceInstances, rowProvenance, usage };
     },
     sessionId: (id) => seal.sealId(id),
     occurrenceRef: (ref) => seal.sealRef(ref),

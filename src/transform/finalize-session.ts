@@ -11,6 +11,7 @@ import { deriveSessionTimes, resolveMessageTimes } from './session-times.js';
 import type { SessionView } from './session-view.js';
 import { resolveSubagentLink } from './subagent-link.js';
 import { timeDiagnostics } from './time-diagnostics.js';
+import { usageRows } from './usage/usage-rows.js';
 import { computeViewDigest } from './view-digest.js';
 
 function jsonOrNull(value: unknown): string | null {
@@ -139,14 +140,18 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     spawn_tool_call_id: subagent.link.spawn_tool_call_id,
     subagent_type: subagent.link.subagent_type,
   };
-  const view_digest = digest ? computeViewDigest({ session, messages, toolCalls, sourceInstances }) : '';
+  const usage = usageRows(view, messages);
+  const view_digest = digest
+    ? computeViewDigest({ session, messages, toolCalls, sourceInstances, usage: usage.rows })
+    : '';
   return {
     session: { ...session, view_digest },
     messages,
     toolCalls,
     sourceInstances,
     rowProvenance: rowProvenanceRows(view.sessionId, view.messages, messages, toolCalls, sourceInstances),
-    diagnostics: sessionDiagnostics(view, subagent.diagnostics),
+    usage: usage.rows,
+    diagnostics: sessionDiagnostics(view, [...subagent.diagnostics, ...usage.diagnostics]),
     sourceKeys: [...new Set(view.sourceKeys)].sort(),
   };
 }

@@ -5,6 +5,7 @@ import type {
   SessionRow,
   SourceInstanceRow,
   ToolCallRow,
+  UsageRow,
 } from '../../schemas/tables.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
 
@@ -15,6 +16,8 @@ export interface NormalizedSession {
   sourceInstances: SourceInstanceRow[];
   /** Where each message and tool call was read (not part of the view digest). */
   rowProvenance: RowProvenanceRow[];
+  /** Token and model facts per message or request (in the view digest only when there are any). */
+  usage: UsageRow[];
   diagnostics: Diagnostic[];
   /** Source keys this session's view depends on (sync ledger). */
   sourceKeys: string[];

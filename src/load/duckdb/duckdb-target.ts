@@ -15,6 +15,7 @@ import {
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
+  usageTable,
 } from '../../../schemas/tables.js';
 import { collectGarbage } from '../../shared/collect-garbage.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
@@ -191,6 +192,7 @@ export class DuckDbTarget implements WarehouseTarget {
         const toolCalls = writes.flatMap((s) => s.toolCalls);
         const sourceInstances = writes.flatMap((s) => s.sourceInstances);
         const rowProvenance = writes.flatMap((s) => s.rowProvenance);
+        const usage = writes.flatMap((s) => s.usage);
         await this.warehouse.fitValue(
           largestRowValueBytes(
             writes.map((s) => s.session),
@@ -208,9 +210,15 @@ export class DuckDbTarget implements WarehouseTarget {
         await appendToTable(this.connection, toolCallsTable, toolCalls);
         await appendToTable(this.connection, sourceInstancesTable, sourceInstances);
         await appendToTable(this.connection, rowProvenanceTable, rowProvenance);
+        await appendToTable(this.connection, usageTable, usage);
         faultPoint('batch-appended');
         rows +=
-          writes.length + messages.length + toolCalls.length + sourceInstances.length + rowProvenance.length;
+          writes.length +
+          messages.length +
+          toolCalls.length +
+          sourceInstances.length +
+          rowProvenance.length +
+          usage.length;
       }
       if (ledger !== undefined) {
         await this.ledger.writeBatch(ledger, results);
@@ -373,5 +381,12 @@ export class DuckDbTarget implements WarehouseTarget {
 
 /** The rows a session adds across the content tables. */
 function sessionRows(s: NormalizedSession): number {
-  return 1 + s.messages.length + s.toolCalls.length + s.sourceInstances.length + s.rowProvenance.length;
+  return (
+    1 +
+    s.messages.length +
+    s.toolCalls.length +
+    s.sourceInstances.length +
+    s.rowProvenance.length +
+    s.usage.length
+  );
 }

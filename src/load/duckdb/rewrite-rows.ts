@@ -17,6 +17,7 @@ import {
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
+  usageTable,
 } from '../../../schemas/tables.js';
 import type { ArchiveRewrite } from '../target.js';
 import { appendToTable } from './row-appender.js';
@@ -127,6 +128,11 @@ export async function rewriteRows(
         dest,
         rowProvenanceTable,
         rewritten.flatMap((s) => s.rowProvenance),
+      );
+      await appendToTable(
+        dest,
+        usageTable,
+        rewritten.flatMap((s) => s.usage),
       );
       await dest.run('COMMIT');
     } catch (error) {

@@ -11,6 +11,7 @@ import type {
   SessionRow,
   SourceInstanceRow,
   ToolCallRow,
+  UsageRow,
 } from '../../../schemas/tables.js';
 import {
   messagesTable,
@@ -18,6 +19,7 @@ import {
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
+  usageTable,
 } from '../../../schemas/tables.js';
 import type { StoredSession } from '../target.js';
 import { type SessionRange, sessionRanges } from './session-ranges.js';
@@ -107,6 +109,7 @@ export async function readStoredSessions(
   const tools = await read(toolCallsTable, 'message_id, tool_ordinal');
   const instances = await read(sourceInstancesTable, 'instance_ordinal');
   const provenance = await read(rowProvenanceTable, 'row_kind, row_id, instance_ordinal, locator');
+  const usage = await read(usageTable, 'usage_ordinal');
   const out: StoredSession[] = [];
   for (const id of range.sessionIds) {
     const session = sessionRows.get(id)?.[0] as SessionRow | undefined;
@@ -123,6 +126,7 @@ export async function readStoredSessions(
       toolCalls,
       sourceInstances: (instances.get(id) ?? []) as SourceInstanceRow[],
       rowProvenance: (provenance.get(id) ?? []) as RowProvenanceRow[],
+      usage: (usage.get(id) ?? []) as UsageRow[],
     });
   }
   return out;

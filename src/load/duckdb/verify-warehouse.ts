@@ -112,12 +112,12 @@ async function verifyRanges(connection: DuckDBConnection, rangeRows: number): Pr
   let sessionsChecked = 0;
   for (const range of ranges) {
     sessionsChecked += range.sessionIds.length;
-    for (const { session, messages, toolCalls, sourceInstances } of await readStoredSessions(
+    for (const { session, messages, toolCalls, sourceInstances, usage } of await readStoredSessions(
       connection,
       range,
     )) {
       const id = session.session_id;
-      const digest = computeViewDigest({ session, messages, toolCalls, sourceInstances });
+      const digest = computeViewDigest({ session, messages, toolCalls, sourceInstances, usage });
       if (digest !== session.view_digest)
         problems.push({ check: 'digest', sessionId: id, table: 'sessions' });
       if (session.message_count !== messages.length) {

@@ -4,13 +4,14 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sessionSourcesTable } from '../../../schemas/ledger-tables.js';
+import { modelPricesTable } from '../../../schemas/price-tables.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
-import { rowProvenanceTable } from '../../../schemas/tables.js';
+import { rowProvenanceTable, usageTable } from '../../../schemas/tables.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
-export const WAREHOUSE_SCHEMA_VERSION = 4;
+export const WAREHOUSE_SCHEMA_VERSION = 5;
 
 /** Marks every ledger source for one more read, even by `--since-last`: stored identities converge. */
 export const REREAD_EVERY_SOURCE_SQL = "UPDATE etl_sources SET options_digest = 'identity-v3-pending'";
@@ -139,6 +140,15 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     REREAD_EVERY_SOURCE_SQL,
   ],
   [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
+  // v4 → v5
+  4: [
+    // usage (issue 26 §1): the table starts empty; every source is read once more to fill it. Stored
+    // digests stay valid (a session without usage rows hashes as before), and sessions that gain
+    // usage rows get a new digest, so exactly those are replaced.
+    createTableSql(usageTable as unknown as AnyTable),
+    createTableSql(modelPricesTable as unknown as AnyTable),
+    REREAD_EVERY_SOURCE_SQL,
+  ],
 };
 
 /**

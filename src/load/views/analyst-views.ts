@@ -3,6 +3,7 @@
  * views work in the DuckDB warehouse and over the Parquet dataset (where the tables are views).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { USAGE_VIEWS } from './usage-views.js';
 
 export interface AnalystView {
   name: string;
@@ -135,6 +136,7 @@ LEFT JOIN (
   FROM tool_calls WHERE native_call_id IS NOT NULL GROUP BY ALL
 ) k ON k.session_id = s.parent_session_id AND k.native_call_id = s.spawn_tool_call_id`,
   },
+  ...USAGE_VIEWS,
 ];
 
 export function createViewSql(view: AnalystView): string {

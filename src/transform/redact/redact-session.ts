@@ -138,6 +138,11 @@ function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSe
     row_id: row.row_kind === 'message' ? id(row.row_id) : (toolKeys.get(row.row_id) ?? row.row_id),
     locator: seal.sealLocator(row.locator, input.session.session_id, sessionId),
   }));
+  const usage = input.usage.map((row) => ({
+    ...row,
+    session_id: sessionId,
+    message_id: orNull(row.message_id),
+  }));
   const sourceInstances = input.sourceInstances.map((row) => ({
     ...row,
     session_id: sessionId,
@@ -156,6 +161,7 @@ function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSe
     toolCalls,
     sourceInstances,
     rowProvenance,
+    usage,
     diagnostics: input.diagnostics.map((d) =>
       d.sessionId === undefined ? d : { ...d, sessionId: seal.sealId(d.sessionId) },
     ),
@@ -225,7 +231,13 @@ export async function redactSession(
     ...row,
     workspace_path: at(instanceSlots[i]!, row.workspace_path),
   }));
-  const view_digest = computeViewDigest({ session: redactedSession, messages, toolCalls, sourceInstances });
+  const view_digest = computeViewDigest({
+    session: redactedSession,
+    messages,
+    toolCalls,
+    sourceInstances,
+    usage: sealed.usage,
+  });
   return { ...sealed, session: { ...redactedSession, view_digest }, messages, toolCalls, sourceInstances };
 }
 
