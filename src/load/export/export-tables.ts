@@ -30,6 +30,7 @@ const ORDER: Record<string, string> = {
   tool_calls: 'session_id, message_id, tool_ordinal',
   source_instances: 'session_id, instance_ordinal',
   row_provenance: 'session_id, row_kind, row_id, instance_ordinal, locator',
+  usage: 'session_id, usage_ordinal',
   diagnostics: 'run_id, seq',
 };
 

@@ -61,11 +61,13 @@ function messageFact(
     const storedModel = message.model ?? models.at(-1) ?? null;
     return { ...base, requestId, storedModel, tokens, representation: composerRepresentation(message) };
   }
-  if (agentKv === null || (models.length === 0 && requestId === null)) return null;
+  // A message read from agentKv alone carries its request's model on the message itself.
+  const ownModel = message.origin === 'agentkv' ? message.model : null;
+  if (models.length === 0 && requestId === null && ownModel === null) return null;
   return {
     ...base,
     requestId,
-    storedModel: models.at(-1) ?? null,
+    storedModel: models.at(-1) ?? ownModel,
     tokens: NO_TOKENS,
     representation: 'composer-agentkv',
   };
