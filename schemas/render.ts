@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { DOCTOR_REPORT } from './doctor-report.js';
 import { LEDGER_TABLES } from './ledger-tables.js';
 import { escapeCell } from './markdown-cell.js';
+import { PRICE_TABLES } from './price-tables.js';
 import { renderDiagnosticsDoc } from './render-diagnostics.js';
 import { rowSchemaOf } from './row-schema.js';
 import { type ColumnSpec, createTableSql, duckDbType, type TableDefinition } from './table-definition.js';
 import { ROW_TABLES } from './tables.js';
 
 type AnyTable = TableDefinition<Record<string, ColumnSpec>>;
-const tables = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as AnyTable[];
+const tables = [...ROW_TABLES, ...LEDGER_TABLES, ...PRICE_TABLES] as unknown as AnyTable[];
 
 export function renderDuckDbDdl(): string {
   const header = '-- Generated from schemas/tables.ts by `npm run schemas:generate`. Do not edit.\n';

@@ -7,6 +7,7 @@ function zodFor(spec: ColumnSpec): z.ZodType {
   if (spec.values) base = z.enum(spec.values as [string, ...string[]]);
   else if (spec.kind === 'text' || spec.kind === 'json') base = z.string();
   else if (spec.kind === 'bool') base = z.boolean();
+  else if (spec.kind === 'double') base = z.number();
   else base = z.number().int();
   base = base.describe(spec.description);
   return spec.nullable ? base.nullable() : base;

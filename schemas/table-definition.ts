@@ -3,12 +3,13 @@
  * DDL, the JSON Schema and the column documentation, so the four can never drift apart. zod stays out
  * of this module so a run does not load it.
  */
-export type ColumnKind = 'text' | 'int' | 'bigint' | 'bool' | 'timestamp' | 'json';
+export type ColumnKind = 'text' | 'int' | 'bigint' | 'double' | 'bool' | 'timestamp' | 'json';
 
 const DUCK_TYPE: Record<ColumnKind, string> = {
   text: 'VARCHAR',
   int: 'INTEGER',
   bigint: 'BIGINT',
+  double: 'DOUBLE',
   bool: 'BOOLEAN',
   timestamp: 'TIMESTAMPTZ',
   json: 'JSON',

@@ -319,6 +319,64 @@ export const diagnosticsTable = defineTable('diagnostics', 'Problems recorded as
   details: column('json', 'Safe structured details.'),
 });
 
+// usage (issue 26 §1): token and model facts per message or request, with their provenance.
+export const USAGE_MEASUREMENTS = ['measured', 'estimated', 'derived'] as const;
+export const USAGE_REPRESENTATIONS = [
+  'composer-global',
+  'composer-workspace',
+  'composer-agentkv',
+  'cli-stream',
+  'cloud-capture',
+  'sdk-agent-store',
+  'store-metadata',
+] as const;
+
+export const usageTable = defineTable(
+  'usage',
+  'Token and model facts, one row per message or request the source records them for (docs/usage.md). Replaced with its session.',
+  {
+    session_id: column('text', 'Owning session.'),
+    message_id: nullable(
+      'text',
+      'The message the usage belongs to; NULL when the source gives only session- or request-level usage.',
+    ),
+    usage_ordinal: column('int', 'Zero-based position of the row within its session.'),
+    request_id: nullable(
+      'text',
+      'Request or run ID as stored (agentKv `requestId`, CLI `request_id`, SDK `request_id`).',
+    ),
+    model: nullable(
+      'text',
+      'Model name as stored; NULL when none, and for the `auto`/`default` sentinels (see `mode`).',
+    ),
+    mode: nullable(
+      'text',
+      '`auto` when the source stored the `auto`/`default` sentinel instead of a model; NULL otherwise.',
+    ),
+    input_tokens: nullable(
+      'bigint',
+      'Input tokens; NULL when not recorded (a zero Cursor writes for "none recorded" is NULL).',
+    ),
+    output_tokens: nullable('bigint', 'Output tokens; NULL when not recorded.'),
+    cache_read_tokens: nullable('bigint', 'Cache-read tokens; NULL when not recorded.'),
+    cache_write_tokens: nullable('bigint', 'Cache-write tokens; NULL when not recorded.'),
+    reasoning_tokens: nullable('bigint', 'Reasoning tokens (a part of output); NULL when not recorded.'),
+    measurement: oneOf(
+      USAGE_MEASUREMENTS,
+      '`measured`: counts or model as the source recorded them; `estimated`: computed from text; `derived`: attributed from session-level metadata.',
+    ),
+    representation: oneOf(USAGE_REPRESENTATIONS, 'Source representation the facts were read from.'),
+    timestamp: column(
+      'timestamp',
+      'Usage time (UTC): its message time, or the last message time for request-level rows.',
+    ),
+    timestamp_source: oneOf(
+      MESSAGE_TIME_SOURCES,
+      'Provenance of `timestamp` (the `unknown` placeholder as in `messages`).',
+    ),
+  },
+);
+
 export const CONTENT_TABLES = [
   sessionsTable,
   messagesTable,
@@ -326,6 +384,7 @@ export const CONTENT_TABLES = [
   sourceInstancesTable,
   rowProvenanceTable,
   fileEditsTable,
+  usageTable,
 ] as const;
 export const ROW_TABLES = [...CONTENT_TABLES, diagnosticsTable] as const;
 
@@ -336,3 +395,4 @@ export type SourceInstanceRow = RowOf<typeof sourceInstancesTable.columns>;
 export type RowProvenanceRow = RowOf<typeof rowProvenanceTable.columns>;
 export type FileEditRow = RowOf<typeof fileEditsTable.columns>;
 export type DiagnosticRow = RowOf<typeof diagnosticsTable.columns>;
+export type UsageRow = RowOf<typeof usageTable.columns>;

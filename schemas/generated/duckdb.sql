@@ -115,6 +115,24 @@ CREATE TABLE IF NOT EXISTS file_edits (
   extensions JSON
 );
 
+CREATE TABLE IF NOT EXISTS usage (
+  session_id VARCHAR NOT NULL,
+  message_id VARCHAR,
+  usage_ordinal INTEGER NOT NULL,
+  request_id VARCHAR,
+  model VARCHAR,
+  mode VARCHAR,
+  input_tokens BIGINT,
+  output_tokens BIGINT,
+  cache_read_tokens BIGINT,
+  cache_write_tokens BIGINT,
+  reasoning_tokens BIGINT,
+  measurement VARCHAR NOT NULL,
+  representation VARCHAR NOT NULL,
+  timestamp TIMESTAMPTZ NOT NULL,
+  timestamp_source VARCHAR NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS diagnostics (
   run_id VARCHAR NOT NULL,
   seq INTEGER NOT NULL,
@@ -197,4 +215,14 @@ CREATE TABLE IF NOT EXISTS etl_consumers (
   acked_run VARCHAR,
   acked_at TIMESTAMPTZ NOT NULL,
   exports INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS model_prices (
+  model VARCHAR NOT NULL,
+  valid_from TIMESTAMPTZ NOT NULL,
+  currency VARCHAR NOT NULL,
+  input_per_million DOUBLE,
+  output_per_million DOUBLE,
+  cache_read_per_million DOUBLE,
+  cache_write_per_million DOUBLE
 );

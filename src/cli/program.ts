@@ -140,6 +140,30 @@ export function buildProgram(
         return showCommand(sessionId, cmd.optsWithGlobals(), createOutput(json(cmd)));
       }),
     );
+  const prices = program.command('prices').description('the optional price table that turns usage into cost');
+  prices
+    .command('import')
+    .description('replace the price table from a CSV or JSON file (docs/usage.md#price-table)')
+    .argument('<file>', 'CSV with a header row, or a JSON array of price objects')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (file: string, _opts, cmd: Command) => {
+        const { pricesImportCommand } = await import('./commands/prices.js');
+        return pricesImportCommand(file, cmd.optsWithGlobals(), createOutput(json(cmd)));
+      }),
+    );
+  prices
+    .command('show')
+    .description('print the imported price table')
+    .option('--target <target>', 'duckdb:PATH or parquet:DIR')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(async (_opts, cmd: Command) => {
+        const { pricesShowCommand } = await import('./commands/prices.js');
+        return pricesShowCommand(cmd.optsWithGlobals(), createOutput(json(cmd)));
+      }),
+    );
   program
     .command('query')
     .description('read-only SQL over the warehouse')

@@ -4,6 +4,8 @@
  * or newer versions are refused before any row is read.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { duckDbType } from '../../schemas/table-definition.js';
+import { fileEditsTable, usageTable } from '../../schemas/tables.js';
 import { IoError, UsageError } from '../shared/errors.js';
 import { canonicalHash } from '../shared/json/canonical-json.js';
 import { parsePolicy, REDACTION_POLICY_KEY, type RedactionPolicy } from '../shared/redaction-policy.js';
@@ -11,6 +13,7 @@ import { openWarehouse } from './duckdb/duckdb-warehouse.js';
 import { lockDown } from './duckdb/query-sandbox.js';
 import { readStoredSessions, storedSessionRanges, type TableSource } from './duckdb/stored-sessions.js';
 import { versionOf, WAREHOUSE_SCHEMA_VERSION } from './duckdb/warehouse-version.js';
+import type { AnyTable } from './export/export-tables.js';
 import type { TargetLocation } from './open-target.js';
 import { openDatasetReadOnly } from './parquet/dataset-reader.js';
 import type { StoredSession } from './target.js';
@@ -30,13 +33,27 @@ export interface MergeInput {
   close(): void;
 }
 
-/** Relations naming this build's columns over an older input (origin NULL). */
+/** No rows, in a table's columns: what an input older than the table holds of it. */
+function emptyRelation(table: AnyTable): string {
+  const columns = Object.entries(table.columns).map(([name, spec]) => `NULL::${duckDbType(spec)} AS ${name}`);
+  return `(SELECT ${columns.join(', ')} WHERE false)`;
+}
+
+/** Tables version 5 added; a version 4 input has none of their rows. */
+const ADDED_IN_V5 = new Map<string, AnyTable>(
+  [usageTable, fileEditsTable].map((table) => [table.name, table as unknown as AnyTable]),
+);
+
+/** Relations naming this build's columns over an older input (origin NULL, v5 tables empty). */
 function shimFor(version: number): TableSource {
   if (version >= WAREHOUSE_SCHEMA_VERSION) return (table) => table;
-  return (table) =>
-    table === 'sessions' || table === 'source_instances'
+  return (table) => {
+    const added = ADDED_IN_V5.get(table);
+    if (added !== undefined) return emptyRelation(added);
+    return table === 'sessions' || table === 'source_instances'
       ? `(SELECT *, NULL::VARCHAR AS origin FROM ${table})`
       : table;
+  };
 }
 
 function assertMergeable(version: number | null): number {

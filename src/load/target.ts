@@ -6,6 +6,7 @@ import type {
   SessionRow,
   SourceInstanceRow,
   ToolCallRow,
+  UsageRow,
 } from '../../schemas/tables.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
 import type { RedactionPolicy } from '../shared/redaction-policy.js';
@@ -32,6 +33,7 @@ export interface StoredSession {
   sourceInstances: SourceInstanceRow[];
   rowProvenance: RowProvenanceRow[];
   fileEdits: FileEditRow[];
+  usage: UsageRow[];
 }
 
 /**

@@ -709,6 +709,34 @@ export const CATALOGUE = {
     remedy: 'None; each agent is loaded from index.db and its transcript.',
     details: (z) => z.object({ count: z.number() }),
   },
+  // usage (issue 26 §1)
+  USAGE_FIELD_INVALID: {
+    severity: ['warning'],
+    exit: null,
+    meaning: 'A token count of the wrong type or range; that count is unknown (NULL), never defaulted.',
+    remedy:
+      'None; the other counts and the session are loaded. A newer Cursor usage shape is the usual cause.',
+    details: (z) =>
+      z.object({
+        representation: z.string(),
+        /** The usage member whose value was rejected. */
+        field: z.string(),
+        count: z.number(),
+      }),
+  },
+  PRICE_TABLE_INVALID: {
+    severity: [],
+    exit: 'usage',
+    meaning: 'The price table given to etl prices import is not valid CSV or JSON of the documented shape.',
+    remedy: 'Fix the named row and field (docs/usage.md#price-table), then import again.',
+    details: (z) =>
+      z.object({
+        /** 1-based row of the price table (CSV line or JSON array position); absent for the file. */
+        row: z.number().optional(),
+        field: z.string().optional(),
+        problem: z.string(),
+      }),
+  },
   SDK_FIELD_INVALID: {
     severity: ['warning'],
     exit: null,

@@ -99,12 +99,9 @@ export function archiveRewrite(
   return {
     policy,
     session: async (stored) => {
-      const { session, messages, toolCalls, sourceInstances, rowProvenance, fileEdits } = await redactSession(
-        asNormalized(stored),
-        { homePaths: job.homePaths, seal },
-        counts,
-      );
-      return { session, messages, toolCalls, sourceInstances, rowProvenance, fileEdits };
+      const { session, messages, toolCalls, sourceInstances, rowProvenance, fileEdits, usage } =
+        await redactSession(asNormalized(stored), { homePaths: job.homePaths, seal }, counts);
+      return { session, messages, toolCalls, sourceInstances, rowProvenance, fileEdits, usage };
     },
     sessionId: (id) => seal.sealId(id),
     occurrenceRef: (ref) => seal.sealRef(ref),

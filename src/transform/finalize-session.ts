@@ -13,6 +13,7 @@ import { deriveSessionTimes, resolveMessageTimes } from './session-times.js';
 import type { SessionView } from './session-view.js';
 import { resolveSubagentLink } from './subagent-link.js';
 import { timeDiagnostics } from './time-diagnostics.js';
+import { usageRows } from './usage/usage-rows.js';
 import { computeViewDigest } from './view-digest.js';
 
 function jsonOrNull(value: unknown): string | null {
@@ -144,7 +145,10 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     // Stamped by the run that loads the session (provenance, outside the digest).
     origin: null,
   };
-  const view_digest = digest ? computeViewDigest({ session, messages, toolCalls, sourceInstances }) : '';
+  const usage = usageRows(view, messages);
+  const view_digest = digest
+    ? computeViewDigest({ session, messages, toolCalls, sourceInstances, usage: usage.rows })
+    : '';
   const edits = fileEditRows({
     sessionId: view.sessionId,
     workspacePath: view.workspacePath,
@@ -159,7 +163,11 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     sourceInstances,
     rowProvenance: rowProvenanceRows(view.sessionId, view.messages, messages, toolCalls, sourceInstances),
     fileEdits: edits.rows,
-    diagnostics: [...sessionDiagnostics(view, subagent.diagnostics), ...edits.diagnostics],
+    usage: usage.rows,
+    diagnostics: [
+      ...sessionDiagnostics(view, [...subagent.diagnostics, ...usage.diagnostics]),
+      ...edits.diagnostics,
+    ],
     sourceKeys: [...new Set(view.sourceKeys)].sort(),
   };
 }

@@ -6,6 +6,7 @@ import type {
   SessionRow,
   SourceInstanceRow,
   ToolCallRow,
+  UsageRow,
 } from '../../schemas/tables.js';
 import type { Diagnostic } from '../shared/diagnostic.js';
 
@@ -18,6 +19,8 @@ export interface NormalizedSession {
   rowProvenance: RowProvenanceRow[];
   /** The file changes its tool calls and code blocks hold (not part of the view digest). */
   fileEdits: FileEditRow[];
+  /** Token and model facts per message or request (in the view digest only when there are any). */
+  usage: UsageRow[];
   diagnostics: Diagnostic[];
   /** Source keys this session's view depends on (sync ledger). */
   sourceKeys: string[];

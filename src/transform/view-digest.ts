@@ -3,7 +3,13 @@
  * `etl verify` can recompute it. Where data was read from (occurrence reference, carrier, position)
  * is provenance and stays out, so moved data keeps its digest; so does the origin that read it.
  */
-import type { MessageRow, SessionRow, SourceInstanceRow, ToolCallRow } from '../../schemas/tables.js';
+import type {
+  MessageRow,
+  SessionRow,
+  SourceInstanceRow,
+  ToolCallRow,
+  UsageRow,
+} from '../../schemas/tables.js';
 import { canonicalHash, canonicalJson } from '../shared/json/canonical-json.js';
 
 export const VIEW_DIGEST_VERSION = 2;
@@ -16,6 +22,7 @@ export interface DigestInput {
   messages: readonly MessageRow[];
   toolCalls: readonly ToolCallRow[];
   sourceInstances: readonly InstanceInput[];
+  usage?: readonly UsageRow[];
 }
 
 /** The content of the source instances: what each contributor was and did, in a location-free order. */
@@ -41,5 +48,7 @@ export function computeViewDigest(input: DigestInput): string {
     messages: input.messages,
     toolCalls: input.toolCalls,
     sourceInstances: instanceContent(input.sourceInstances),
+    // Hashed only when present, so a session without usage keeps the digest it had before the table.
+    ...(input.usage !== undefined && input.usage.length > 0 ? { usage: input.usage } : {}),
   });
 }

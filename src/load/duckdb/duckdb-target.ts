@@ -17,6 +17,7 @@ import {
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
+  usageTable,
 } from '../../../schemas/tables.js';
 import { collectGarbage } from '../../shared/collect-garbage.js';
 import type { Diagnostic } from '../../shared/diagnostic.js';
@@ -204,6 +205,7 @@ export class DuckDbTarget implements WarehouseTarget {
         const sourceInstances = writes.flatMap((s) => s.sourceInstances);
         const rowProvenance = writes.flatMap((s) => s.rowProvenance);
         const fileEdits = writes.flatMap((s) => s.fileEdits);
+        const usage = writes.flatMap((s) => s.usage);
         await this.warehouse.fitValue(
           largestRowValueBytes(
             writes.map((s) => s.session),
@@ -222,6 +224,7 @@ export class DuckDbTarget implements WarehouseTarget {
         await appendToTable(this.connection, sourceInstancesTable, sourceInstances);
         await appendToTable(this.connection, rowProvenanceTable, rowProvenance);
         await appendToTable(this.connection, fileEditsTable, fileEdits);
+        await appendToTable(this.connection, usageTable, usage);
         faultPoint('batch-appended');
         rows +=
           writes.length +
@@ -229,7 +232,8 @@ export class DuckDbTarget implements WarehouseTarget {
           toolCalls.length +
           sourceInstances.length +
           rowProvenance.length +
-          fileEdits.length;
+          fileEdits.length +
+          usage.length;
       }
       if (ledger !== undefined) {
         await this.ledger.writeBatch(ledger, results);
@@ -442,6 +446,7 @@ function sessionRows(s: NormalizedSession): number {
     s.toolCalls.length +
     s.sourceInstances.length +
     s.rowProvenance.length +
-    s.fileEdits.length
+    s.fileEdits.length +
+    s.usage.length
   );
 }

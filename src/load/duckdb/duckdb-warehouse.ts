@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
+import { PRICE_TABLES } from '../../../schemas/price-tables.js';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
 import { ROW_TABLES } from '../../../schemas/tables.js';
@@ -213,7 +214,7 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
 
 /** This build's table DDL in order: `etl_meta`, then the tables (CREATE IF NOT EXISTS). */
 function tableStatements(): string[] {
-  const tables = [...ROW_TABLES, ...LEDGER_TABLES] as unknown as TableDefinition<
+  const tables = [...ROW_TABLES, ...LEDGER_TABLES, ...PRICE_TABLES] as unknown as TableDefinition<
     Record<string, ColumnSpec>
   >[];
   return [

@@ -19,6 +19,7 @@ import {
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
+  usageTable,
 } from '../../../schemas/tables.js';
 import type { ArchiveRewrite } from '../target.js';
 import { appendToTable } from './row-appender.js';
@@ -136,6 +137,11 @@ export async function rewriteRows(
         dest,
         fileEditsTable,
         rewritten.flatMap((s) => s.fileEdits),
+      );
+      await appendToTable(
+        dest,
+        usageTable,
+        rewritten.flatMap((s) => s.usage),
       );
       await dest.run('COMMIT');
     } catch (error) {

@@ -27,6 +27,9 @@ export function appendRows<C extends Record<string, ColumnSpec>>(
         case 'bigint':
           appender.appendBigInt(BigInt(value as number));
           break;
+        case 'double':
+          appender.appendDouble(value as number);
+          break;
         case 'bool':
           appender.appendBoolean(value as boolean);
           break;

@@ -12,6 +12,7 @@ import type {
   SessionRow,
   SourceInstanceRow,
   ToolCallRow,
+  UsageRow,
 } from '../../../schemas/tables.js';
 import {
   fileEditsTable,
@@ -20,6 +21,7 @@ import {
   sessionsTable,
   sourceInstancesTable,
   toolCallsTable,
+  usageTable,
 } from '../../../schemas/tables.js';
 import type { StoredSession } from '../target.js';
 import { type SessionRange, sessionRanges } from './session-ranges.js';
@@ -110,6 +112,7 @@ export async function readStoredSessions(
   const instances = await read(sourceInstancesTable, 'instance_ordinal');
   const provenance = await read(rowProvenanceTable, 'row_kind, row_id, instance_ordinal, locator');
   const edits = await read(fileEditsTable, 'message_id, edit_ordinal');
+  const usage = await read(usageTable, 'usage_ordinal');
   const out: StoredSession[] = [];
   for (const id of range.sessionIds) {
     const session = sessionRows.get(id)?.[0] as SessionRow | undefined;
@@ -127,6 +130,7 @@ export async function readStoredSessions(
       sourceInstances: (instances.get(id) ?? []) as SourceInstanceRow[],
       rowProvenance: (provenance.get(id) ?? []) as RowProvenanceRow[],
       fileEdits: (edits.get(id) ?? []) as FileEditRow[],
+      usage: (usage.get(id) ?? []) as UsageRow[],
     });
   }
   return out;

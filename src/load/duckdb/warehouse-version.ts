@@ -4,8 +4,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { consumersTable, sessionChangesTable, sessionSourcesTable } from '../../../schemas/ledger-tables.js';
+import { modelPricesTable } from '../../../schemas/price-tables.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
-import { fileEditsTable, rowProvenanceTable } from '../../../schemas/tables.js';
+import { fileEditsTable, rowProvenanceTable, usageTable } from '../../../schemas/tables.js';
 import { IntegrityError, UsageError } from '../../shared/errors.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { backfillFileEdits } from './backfill-file-edits.js';
@@ -148,11 +149,14 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     REREAD_EVERY_SOURCE_SQL,
   ],
   [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
-  // v4 → v5: origins (provenance, outside the digest); `file_edits`, backfilled from the stored tool
-  // calls (`migrate`); the change log, which starts empty (a consumer's first export sends every
-  // archived session). Every source is read once more, so code-block edits of readable sessions are added.
+  // v4 → v5: origins (provenance, outside the digest); `usage` and `model_prices`; `file_edits`,
+  // backfilled from the stored tool calls (`migrate`); the change log, which starts empty (a
+  // consumer's first export sends every archived session). Every source is read once more: sessions
+  // that gain usage rows get a new digest and are replaced; code-block edits are added in place.
   4: [
     ...ORIGIN_STEP,
+    createTableSql(usageTable as unknown as AnyTable),
+    createTableSql(modelPricesTable as unknown as AnyTable),
     createTableSql(fileEditsTable as unknown as AnyTable),
     createTableSql(sessionChangesTable as unknown as AnyTable),
     createTableSql(consumersTable as unknown as AnyTable),

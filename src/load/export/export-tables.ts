@@ -31,6 +31,7 @@ const ORDER: Record<string, string> = {
   source_instances: 'session_id, instance_ordinal',
   row_provenance: 'session_id, row_kind, row_id, instance_ordinal, locator',
   file_edits: 'session_id, message_id, edit_ordinal',
+  usage: 'session_id, usage_ordinal',
   diagnostics: 'run_id, seq',
   etl_session_changes: 'change_seq',
   etl_consumers: 'consumer',

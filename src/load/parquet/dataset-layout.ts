@@ -42,6 +42,10 @@ export class DatasetLayout {
     return join(this.root, 'staging');
   }
   /** `<dir>/writer`, whose run lock file is `<dir>/writer.lock`. */
+  /** The imported price table (`etl prices import`): outside the states, so every state sees it. */
+  get pricesFile(): string {
+    return join(this.root, 'model_prices.parquet');
+  }
   get lockBase(): string {
     return join(this.root, 'writer');
   }

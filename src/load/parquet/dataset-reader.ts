@@ -3,9 +3,11 @@
  * state's Parquet files (named by its manifest), plus the analyst views. The state directory is
  * immutable, so a reader sees one complete state however long it reads.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LEDGER_TABLES } from '../../../schemas/ledger-tables.js';
+import { modelPricesTable } from '../../../schemas/price-tables.js';
 import {
   type ColumnSpec,
   createTableSql,
@@ -79,6 +81,12 @@ export async function createStateViews(
         : `CREATE VIEW ${table.name} AS ${readFilesSql(table, files)}`,
     );
   }
+  // The price table is small and lies outside the state directory: copied in before the lockdown.
+  await connection.run(createTableSql(modelPricesTable as unknown as AnyTable));
+  if (existsSync(layout.pricesFile))
+    await connection.run(
+      `INSERT INTO ${modelPricesTable.name} ${readFilesSql(modelPricesTable as unknown as AnyTable, [layout.pricesFile])}`,
+    );
   await createAnalystViews(connection);
 }
 

@@ -3,6 +3,7 @@
  * views work in the DuckDB warehouse and over the Parquet dataset (where the tables are views).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { USAGE_VIEWS } from './usage-views.js';
 
 export interface AnalystView {
   name: string;
@@ -180,6 +181,7 @@ FROM v_file_edits GROUP BY model`,
 FROM v_file_edits e JOIN sessions s USING (session_id) GROUP BY e.session_id, s.title, e.workspace`,
   },
   // end file-edits
+  ...USAGE_VIEWS,
 ];
 
 export function createViewSql(view: AnalystView): string {

@@ -98,6 +98,7 @@ export function cloudAgentView(contribution: CloudCaptureContribution): SessionV
         connections: run.connections,
         resumedFrom: run.resumedFrom,
         git: run.git ?? null,
+        ...(run.usage === null ? {} : { usage: run.usage }),
         errors: run.errors,
         ...(run.interactions === null ? {} : { interactionUpdates: run.interactions }),
         otherEvents: run.otherEvents,

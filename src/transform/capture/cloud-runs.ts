@@ -32,6 +32,8 @@ export interface CloudRun {
   resultText: string | null;
   durationMs: number | null;
   git: unknown;
+  /** The run's token usage as the API reported it (read by the usage rows, never trusted here). */
+  usage: unknown;
   /** As the API reported it; read by the time parser. */
   createdAt: unknown;
   errors: unknown[];
@@ -79,6 +81,7 @@ function newRun(runId: string): CloudRun {
     tools: new Map(),
     resultText: null,
     durationMs: null,
+    usage: null,
     git: null,
     createdAt: null,
     errors: [],
@@ -120,6 +123,7 @@ class RunBook {
     }
     if (typeof body.durationMs === 'number') run.durationMs = durationMsOrNull(body.durationMs);
     run.git = body.git ?? run.git;
+    run.usage = body.usage ?? run.usage;
   }
 }
 

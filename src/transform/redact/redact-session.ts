@@ -138,6 +138,11 @@ function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSe
     row_id: row.row_kind === 'message' ? id(row.row_id) : (toolKeys.get(row.row_id) ?? row.row_id),
     locator: seal.sealLocator(row.locator, input.session.session_id, sessionId),
   }));
+  const usage = input.usage.map((row) => ({
+    ...row,
+    session_id: sessionId,
+    message_id: orNull(row.message_id),
+  }));
   const sourceInstances = input.sourceInstances.map((row) => ({
     ...row,
     session_id: sessionId,
@@ -162,6 +167,7 @@ function sealSession(input: NormalizedSession, seal: IdentitySeal): NormalizedSe
     sourceInstances,
     rowProvenance,
     fileEdits,
+    usage,
     diagnostics: input.diagnostics.map((d) =>
       d.sessionId === undefined ? d : { ...d, sessionId: seal.sealId(d.sessionId) },
     ),
@@ -251,7 +257,13 @@ export async function redactSession(
       extensions: at(slots.extensions, row.extensions),
     };
   });
-  const view_digest = computeViewDigest({ session: redactedSession, messages, toolCalls, sourceInstances });
+  const view_digest = computeViewDigest({
+    session: redactedSession,
+    messages,
+    toolCalls,
+    sourceInstances,
+    usage: sealed.usage,
+  });
   return {
     ...sealed,
     session: { ...redactedSession, view_digest },

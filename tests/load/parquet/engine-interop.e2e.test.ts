@@ -50,6 +50,7 @@ const ENGINE_TYPES: Record<string, { pyarrow: string; polars: string }> = {
   INTEGER: { pyarrow: 'int32', polars: 'Int32' },
   BIGINT: { pyarrow: 'int64', polars: 'Int64' },
   BOOLEAN: { pyarrow: 'bool', polars: 'Boolean' },
+  DOUBLE: { pyarrow: 'double', polars: 'Float64' },
   'TIMESTAMP WITH TIME ZONE': {
     pyarrow: 'timestamp[us, tz=UTC]',
     polars: "Datetime(time_unit='us', time_zone='UTC')",
@@ -62,6 +63,7 @@ const FILE_TYPE: Record<ColumnKind, string> = {
   json: 'VARCHAR',
   int: 'INTEGER',
   bigint: 'BIGINT',
+  double: 'DOUBLE',
   bool: 'BOOLEAN',
   timestamp: 'TIMESTAMP WITH TIME ZONE',
 };

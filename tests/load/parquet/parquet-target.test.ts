@@ -86,6 +86,7 @@ describe('etl run --target parquet:<dir>', () => {
         `sessions/bucket=${bucket}`,
         `source_instances/bucket=${bucket}`,
         `tool_calls/bucket=${bucket}`,
+        `usage/bucket=${bucket}`,
       ].sort(),
     );
     expect(queryJson(sample.target, `SELECT content FROM messages WHERE message_id = 'b-a003-03'`)).toEqual([

@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
 import { ANALYST_VIEWS } from '../../../src/load/views/analyst-views.js';
+import { runCli } from '../../helpers/run-cli.js';
 import { loadSample } from '../../helpers/sample-warehouse.js';
 
 type Rows = Record<string, unknown>[];
@@ -128,6 +130,30 @@ const EXPECTED: Record<string, (rows: Rows) => void> = {
         user_decision: 'accepted',
       },
     ]),
+  'What did each model cost per month?': (rows) =>
+    expect(rows).toEqual([
+      {
+        month: '2025-10',
+        model: 'claude-4-sonnet',
+        measurement: 'measured',
+        currency: 'USD',
+        input_tokens: 11218,
+        output_tokens: 813,
+        cost: 0.045849,
+        unpriced_rows: 0,
+      },
+    ]),
+  'How many tokens did each workspace use?': (rows) =>
+    expect(rows).toEqual([
+      {
+        workspace: '/home/dev/acme-api',
+        measurement: 'measured',
+        sessions: 1,
+        input_tokens: 11218,
+        output_tokens: 813,
+        cache_read_tokens: null,
+      },
+    ]),
   // The sample has no subagents (tests/sync/subagent-links.test.ts loads chains).
   'Which subagents did a conversation spawn?': (rows) => expect(rows).toEqual([]),
 };
@@ -137,10 +163,21 @@ function cookbookQueries(): [string, string][] {
   return [...markdown.matchAll(/^### (.+)\n\n```sql\n([\s\S]*?)```/gm)].map((m) => [m[1]!, m[2]!]);
 }
 
+/** The cookbook's sample price table, imported as a reader would. */
+function importSamplePrices(root: string, target: string): void {
+  const csv = /^```csv\n([\s\S]*?)```/m.exec(readFileSync('docs/sql-cookbook.md', 'utf8'))![1]!;
+  const file = join(root, 'prices.csv');
+  writeFileSync(file, csv);
+  const run = runCli(['prices', 'import', file, '--target', target]);
+  if (run.code !== 0) throw new Error(run.stderr);
+}
+
 describe('analyst views and the SQL cookbook on the sample warehouse', () => {
   let path: string;
   beforeAll(() => {
-    path = loadSample('duckdb').target.slice('duckdb:'.length);
+    const sample = loadSample('duckdb');
+    importSamplePrices(sample.root, sample.target);
+    path = sample.target.slice('duckdb:'.length);
   });
 
   it('the cookbook has at least a dozen questions and each one has an expectation here', () => {
@@ -160,6 +197,8 @@ describe('analyst views and the SQL cookbook on the sample warehouse', () => {
     'How do tool calls break down per day and status?',
     'At what hour of the day do I start conversations?',
     'What happened in one project folder, on any machine?',
+    'What did each model cost per month?',
+    'How many tokens did each workspace use?',
   ];
   it.each(MACHINE_INDEPENDENT)(
     'per-day and per-workspace answers do not depend on the session time zone: %s',

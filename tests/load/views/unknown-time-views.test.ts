@@ -49,6 +49,18 @@ describe('views tell the truth: unknown times are NULL in every view', () => {
     }
   });
 
+  it('v_usage and v_usage_daily put usage of unknown time under a NULL day; v_usage_cost prices none of it', async () => {
+    for (const name of ['v_usage', 'v_usage_daily']) {
+      const [row] = await queryRows(warehouse, `SELECT count(*) AS n FROM ${name} WHERE day IS NULL`);
+      expect(Number(row!.n), name).toBeGreaterThan(0);
+    }
+    const [row] = await queryRows(
+      warehouse,
+      'SELECT count(*) FILTER (WHERE timestamp IS NULL AND day IS NOT NULL) AS mixed FROM v_usage',
+    );
+    expect(Number(row!.mixed)).toBe(0);
+  });
+
   it('v_sessions: a duration exists only when both ends are known, and is never negative', async () => {
     const rows = await queryRows(
       warehouse,

@@ -1,0 +1,146 @@
+/**
+ * The `usage` rows of a finalized session (docs/usage.md): one per message whose source recorded
+ * tokens or a per-request model, then one per request-level record (CLI `result.usage`). Rows take
+ * their message's time; a request-level row takes the last message's.
+ */
+import type { MessageRow, UsageRow } from '../../../schemas/tables.js';
+import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
+import { asObject, nonEmptyString } from '../composer/composer-fields.js';
+import type { SessionView, ViewMessage } from '../session-view.js';
+import { modelOrMode } from './model-or-mode.js';
+import { hasTokens, NO_TOKENS, readTokenCounts, type TokenCounts } from './token-counts.js';
+
+type Representation = UsageRow['representation'];
+
+interface UsageFact {
+  messageId: string | null;
+  requestId: string | null;
+  storedModel: unknown;
+  tokens: TokenCounts;
+  representation: Representation;
+  time: Pick<MessageRow, 'timestamp' | 'timestamp_source'>;
+}
+
+const COMPOSER_REPRESENTATIONS = new Set<string>(['composer-global', 'composer-workspace']);
+
+function composerRepresentation(message: ViewMessage): Representation {
+  const chosen = message.sources.find((s) => s.chosen && COMPOSER_REPRESENTATIONS.has(s.representation));
+  return (chosen?.representation as Representation | undefined) ?? 'composer-global';
+}
+
+/** The usage fact a message carries, reporting rejected members into `invalid` by representation. */
+function messageFact(
+  message: ViewMessage,
+  row: MessageRow,
+  invalid: Map<Representation, string[]>,
+): UsageFact | null {
+  const problems = (representation: Representation): string[] => {
+    const list = invalid.get(representation) ?? [];
+    invalid.set(representation, list);
+    return list;
+  };
+  const time = { timestamp: row.timestamp, timestamp_source: row.timestamp_source };
+  const base = { messageId: message.messageId, time };
+  const sdk = asObject(message.extensions?.sdk);
+  if (sdk !== null) {
+    const tokens = readTokenCounts(sdk.usage, problems('sdk-agent-store'));
+    if (!hasTokens(tokens) && nonEmptyString(sdk.model) === null) return null;
+    const requestId = nonEmptyString(sdk.requestId);
+    return { ...base, requestId, storedModel: sdk.model, tokens, representation: 'sdk-agent-store' };
+  }
+  if (message.origin === 'cloud') {
+    const tokens = readTokenCounts(message.extensions?.usage, problems('cloud-capture'));
+    if (!hasTokens(tokens)) return null;
+    return { ...base, requestId: null, storedModel: message.model, tokens, representation: 'cloud-capture' };
+  }
+  const agentKv = asObject(message.extensions?.agentKv);
+  const models = Array.isArray(agentKv?.models) ? agentKv.models.filter((m) => nonEmptyString(m)) : [];
+  const requestId = nonEmptyString(agentKv?.requestId);
+  const tokens: TokenCounts = { ...NO_TOKENS, input: message.inputTokens, output: message.outputTokens };
+  if (hasTokens(tokens) && (message.origin === 'composer' || message.origin === 'both')) {
+    const storedModel = message.model ?? models.at(-1) ?? null;
+    return { ...base, requestId, storedModel, tokens, representation: composerRepresentation(message) };
+  }
+  // A message read from agentKv alone carries its request's model on the message itself.
+  const ownModel = message.origin === 'agentkv' ? message.model : null;
+  if (models.length === 0 && requestId === null && ownModel === null) return null;
+  return {
+    ...base,
+    requestId,
+    storedModel: models.at(-1) ?? ownModel,
+    tokens: NO_TOKENS,
+    representation: 'composer-agentkv',
+  };
+}
+
+/** The CLI stream's terminal `result.usage`: request-level, kept verbatim in the session extensions. */
+function cliFact(view: SessionView, last: MessageRow | undefined, invalid: string[]): UsageFact | null {
+  const capture = asObject(view.extensions?.capture);
+  if (capture?.surface !== 'cli-stream') return null;
+  const result = asObject(capture.result);
+  const raw = asObject(result?.unknownFields)?.usage;
+  if (raw === undefined) return null;
+  const tokens = readTokenCounts(raw, invalid);
+  if (!hasTokens(tokens)) return null;
+  return {
+    messageId: null,
+    requestId: nonEmptyString(result?.request_id),
+    storedModel: asObject(capture.init)?.model,
+    tokens,
+    representation: 'cli-stream',
+    time: last
+      ? { timestamp: last.timestamp, timestamp_source: last.timestamp_source }
+      : { timestamp: 0, timestamp_source: 'unknown' },
+  };
+}
+
+function toRow(sessionId: string, fact: UsageFact, ordinal: number): UsageRow {
+  const { model, mode } = modelOrMode(fact.storedModel);
+  return {
+    session_id: sessionId,
+    message_id: fact.messageId,
+    usage_ordinal: ordinal,
+    request_id: fact.requestId,
+    model,
+    mode,
+    input_tokens: fact.tokens.input,
+    output_tokens: fact.tokens.output,
+    cache_read_tokens: fact.tokens.cacheRead,
+    cache_write_tokens: fact.tokens.cacheWrite,
+    reasoning_tokens: fact.tokens.reasoning,
+    measurement: 'measured',
+    representation: fact.representation,
+    timestamp: fact.time.timestamp,
+    timestamp_source: fact.time.timestamp_source,
+  };
+}
+
+export function usageRows(
+  view: SessionView,
+  messages: readonly MessageRow[],
+): { rows: UsageRow[]; diagnostics: Diagnostic[] } {
+  const invalid = new Map<Representation, string[]>();
+  const facts: UsageFact[] = [];
+  view.messages.forEach((message, index) => {
+    const fact = messageFact(message, messages[index]!, invalid);
+    if (fact !== null) facts.push(fact);
+  });
+  const cliInvalid: string[] = [];
+  const cli = cliFact(view, messages.at(-1), cliInvalid);
+  if (cli !== null) facts.push(cli);
+  if (cliInvalid.length > 0) invalid.set('cli-stream', cliInvalid);
+  const diagnostics: Diagnostic[] = [];
+  for (const [representation, fields] of invalid) {
+    for (const field of [...new Set(fields)].sort()) {
+      diagnostics.push(
+        diagnostic(
+          'USAGE_FIELD_INVALID',
+          `A ${representation} usage count of the wrong type or range is unknown`,
+          { representation, field, count: fields.filter((f) => f === field).length },
+          { sessionId: view.sessionId },
+        ),
+      );
+    }
+  }
+  return { rows: facts.map((fact, ordinal) => toRow(view.sessionId, fact, ordinal)), diagnostics };
+}

@@ -1,0 +1,168 @@
+/**
+ * Every usage source through a real run into both targets (agentKv + Composer bubbles, SDK agent
+ * store, CLI and Cloud captures), and a schema version 4 DuckDB warehouse upgraded by one run.
+ */
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AGENTKV_SESSIONS, writeAgentKvCorpus } from '../../fixtures/agentkv/agentkv-corpus.js';
+import { writeCapture } from '../../fixtures/capture/write-capture.js';
+import { SDK_AGENTS, writeSdkStoreCorpus } from '../../fixtures/sdk/sdk-store-corpus.js';
+import { cliRunWithUsage, cloudRunWithUsage } from '../../fixtures/usage/usage-captures.js';
+import { runQuery, withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
+import { recomputeViewDigests } from '../../src/load/duckdb/recompute-digests.js';
+import { verifyWarehouse } from '../../src/load/duckdb/verify-warehouse.js';
+import { WAREHOUSE_SCHEMA_VERSION } from '../../src/load/duckdb/warehouse-version.js';
+import { openDatasetReadOnly } from '../../src/load/parquet/dataset-reader.js';
+import type { RunSummary } from '../../src/sync/run-state.js';
+import { tempDir } from '../helpers/run-cli.js';
+import { type InProcessSources, runInProcess } from '../helpers/sync-convergence.js';
+
+type Kind = 'duckdb' | 'parquet';
+
+async function rowsOf(kind: Kind, path: string, sql: string): Promise<Record<string, unknown>[]> {
+  if (kind === 'duckdb') return withReadOnlyWarehouse(path, async (c) => (await runQuery(c, sql)).rows);
+  const dataset = await openDatasetReadOnly(path);
+  try {
+    return (await runQuery(dataset.connection, sql)).rows;
+  } finally {
+    dataset.close();
+  }
+}
+
+const USAGE = `SELECT session_id, message_id IS NULL AS request_level, request_id, model, mode, input_tokens,
+  output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, measurement, representation
+FROM usage ORDER BY session_id, usage_ordinal`;
+
+describe('usage from every source, in both targets', { timeout: 300_000 }, () => {
+  let sources: InProcessSources;
+  const paths: Record<Kind, string> = { duckdb: '', parquet: '' };
+  let upgraded: RunSummary;
+  let upgradePath: string;
+
+  beforeAll(async () => {
+    const root = tempDir('etl-usage-load-');
+    const { userDir } = writeAgentKvCorpus(join(root, 'cursor'));
+    const { storeRoot } = writeSdkStoreCorpus(join(root, 'sdk'));
+    const captures = join(root, 'captures');
+    sources = {
+      userDir,
+      storeRoot,
+      inputs: [
+        writeCapture(
+          captures,
+          'cli.ndjson',
+          cliRunWithUsage('sess-usage-e1', { inputTokens: 50, outputTokens: 5 }),
+        ),
+        writeCapture(
+          captures,
+          'cloud.jsonl',
+          cloudRunWithUsage('bc-usage-e2', 'run-usage-e2', { inputTokens: 70 }),
+        ),
+      ],
+    };
+    paths.duckdb = join(root, 'w.duckdb');
+    paths.parquet = join(root, 'dataset');
+    for (const kind of ['duckdb', 'parquet'] as const) await runInProcess(sources, paths[kind], false, kind);
+    // The same warehouse as a schema version 4 build left it: no usage table, no price table.
+    upgradePath = join(root, 'v4.duckdb');
+    await runInProcess(sources, upgradePath, false);
+    const instance = await DuckDBInstance.create(upgradePath);
+    const connection = await instance.connect();
+    // Digests as the older build computed them: without usage rows.
+    await connection.run('DELETE FROM usage');
+    await recomputeViewDigests(connection);
+    await connection.run('DROP TABLE usage');
+    await connection.run('DROP TABLE model_prices');
+    await connection.run("UPDATE etl_meta SET value = '4' WHERE key = 'schema_version'");
+    await connection.run("DELETE FROM etl_meta WHERE key = 'schema_digest'");
+    connection.closeSync();
+    instance.closeSync();
+    upgraded = await runInProcess(sources, upgradePath, true);
+  });
+
+  it('SDK runs: measured per-run counts with model and request ID; hostile counts NULL', async () => {
+    const rows = await rowsOf('duckdb', paths.duckdb, USAGE);
+    const sdk = rows.filter((r) => r.representation === 'sdk-agent-store');
+    expect(sdk.filter((r) => r.session_id === SDK_AGENTS.withTranscript)).toEqual([
+      expect.objectContaining({
+        request_id: 'req-0001',
+        model: 'composer-2.5',
+        input_tokens: 900,
+        output_tokens: 120,
+        cache_read_tokens: 4000,
+        cache_write_tokens: 0,
+      }),
+      expect.objectContaining({
+        request_id: 'req-0002',
+        model: 'gpt-5.2',
+        input_tokens: 300,
+        reasoning_tokens: 20,
+      }),
+    ]);
+    expect(sdk.filter((r) => r.session_id === SDK_AGENTS.hostile)).toEqual([
+      expect.objectContaining({ input_tokens: null, output_tokens: 7, model: null }),
+    ]);
+    expect(sdk.some((r) => r.session_id === SDK_AGENTS.sdkOnly && r.input_tokens !== null)).toBe(false);
+  });
+
+  it('agentKv requests: per-request model rows with no invented tokens; Composer 0/0 tokenCount is no count', async () => {
+    const rows = await rowsOf('duckdb', paths.duckdb, USAGE);
+    const agentKv = rows.filter((r) => r.representation === 'composer-agentkv');
+    expect(agentKv.length).toBeGreaterThan(0);
+    // A request whose blobs name no model keeps its row (a request happened), with no model.
+    expect(new Set(agentKv.map((r) => r.model))).toEqual(new Set(['claude-4.6-sonnet', 'gpt-5.2', null]));
+    expect(agentKv.every((r) => r.input_tokens === null && r.output_tokens === null)).toBe(true);
+    expect(agentKv.some((r) => r.session_id === AGENTKV_SESSIONS.stateLinked)).toBe(true);
+    const zeros = rows.filter((r) =>
+      ['input_tokens', 'output_tokens'].some(
+        (c) => r[c] === 0 && String(r.representation).startsWith('composer'),
+      ),
+    );
+    expect(zeros).toEqual([]);
+  });
+
+  it('CLI and Cloud captures: one measured row each', async () => {
+    const rows = await rowsOf('duckdb', paths.duckdb, USAGE);
+    expect(rows.filter((r) => r.representation === 'cli-stream')).toEqual([
+      expect.objectContaining({
+        session_id: 'sess-usage-e1',
+        request_level: true,
+        input_tokens: 50,
+        output_tokens: 5,
+      }),
+    ]);
+    expect(rows.filter((r) => r.representation === 'cloud-capture')).toEqual([
+      expect.objectContaining({ session_id: 'bc-usage-e2', request_level: false, input_tokens: 70 }),
+    ]);
+  });
+
+  it('the Parquet dataset holds the same usage rows; both verify clean', async () => {
+    expect(await rowsOf('parquet', paths.parquet, USAGE)).toEqual(
+      await rowsOf('duckdb', paths.duckdb, USAGE),
+    );
+    expect(await withReadOnlyWarehouse(paths.duckdb, verifyWarehouse)).toMatchObject({ problems: [] });
+  });
+
+  it('v4 → v5: one --since-last run re-reads every source, fills usage, replaces only sessions with usage', async () => {
+    expect(upgraded.counts.sourcesSkippedUnchanged).toBe(0);
+    expect(await rowsOf('duckdb', upgradePath, USAGE)).toEqual(await rowsOf('duckdb', paths.duckdb, USAGE));
+    const withUsage = await rowsOf(
+      'duckdb',
+      paths.duckdb,
+      'SELECT count(DISTINCT session_id) AS n FROM usage',
+    );
+    expect(upgraded.counts.sessionsReplaced).toBe(Number(withUsage[0]!.n));
+    expect(upgraded.counts.sessionsInserted).toBe(0);
+    const [meta] = await rowsOf(
+      'duckdb',
+      upgradePath,
+      "SELECT value FROM etl_meta WHERE key = 'schema_version'",
+    );
+    expect(meta?.value).toBe(String(WAREHOUSE_SCHEMA_VERSION));
+    const digests = 'SELECT session_id, view_digest FROM sessions ORDER BY ALL';
+    expect(await rowsOf('duckdb', upgradePath, digests)).toEqual(
+      await rowsOf('duckdb', paths.duckdb, digests),
+    );
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { writeCapture } from '../../../fixtures/capture/write-capture.js';
+import { cliRunWithUsage, cloudRunWithUsage } from '../../../fixtures/usage/usage-captures.js';
+import { computeViewDigest } from '../../../src/transform/view-digest.js';
+import { onlySession, readCaptures } from '../../helpers/capture-sessions.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+const read = async (content: string) =>
+  onlySession(await readCaptures([writeCapture(tempDir(), 'run.ndjson', content)]));
+
+const tokens = (row: Record<string, unknown>) => ({
+  input: row.input_tokens,
+  output: row.output_tokens,
+  cacheRead: row.cache_read_tokens,
+  cacheWrite: row.cache_write_tokens,
+  reasoning: row.reasoning_tokens,
+});
+
+describe('usage rows of CLI stream-json captures (`result.usage`)', () => {
+  it('one request-level row: measured counts, request ID, model, the last message time', async () => {
+    const s = await read(
+      cliRunWithUsage('sess-usage-c1', { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 0 }),
+    );
+    expect(s.usage).toHaveLength(1);
+    const [row] = s.usage;
+    expect(row).toMatchObject({
+      session_id: 'sess-usage-c1',
+      message_id: null,
+      usage_ordinal: 0,
+      request_id: 'req-9f01',
+      model: 'Example Model',
+      mode: null,
+      measurement: 'measured',
+      representation: 'cli-stream',
+    });
+    // A zero beside real counts is a measured zero.
+    expect(tokens(row!)).toEqual({
+      input: 1200,
+      output: 80,
+      cacheRead: 0,
+      cacheWrite: null,
+      reasoning: null,
+    });
+    const last = s.messages.at(-1)!;
+    expect([row!.timestamp, row!.timestamp_source]).toEqual([last.timestamp, last.timestamp_source]);
+    expect(s.diagnostics.filter((d) => d.code === 'USAGE_FIELD_INVALID')).toEqual([]);
+  });
+
+  it('an all-zero record means "not recorded": no row, never zeros', async () => {
+    const s = await read(cliRunWithUsage('sess-usage-c2', { inputTokens: 0, outputTokens: 0 }));
+    expect(s.usage).toEqual([]);
+  });
+
+  it('"auto"/"default" is a mode, never a model', async () => {
+    for (const sentinel of ['auto', 'default']) {
+      const s = await read(cliRunWithUsage(`sess-usage-${sentinel}`, { input_tokens: 5 }, sentinel));
+      expect(s.usage.map((r) => [r.model, r.mode, r.input_tokens])).toEqual([[null, 'auto', 5]]);
+    }
+  });
+
+  it('hostile counts are NULL with a typed diagnostic; the well-typed ones are kept', async () => {
+    const s = await read(
+      cliRunWithUsage('sess-usage-c3', { inputTokens: 'many', outputTokens: -4, cacheWriteTokens: 9 }),
+    );
+    expect(s.usage.map(tokens)).toEqual([
+      { input: null, output: null, cacheRead: null, cacheWrite: 9, reasoning: null },
+    ]);
+    const found = s.diagnostics.filter((d) => d.code === 'USAGE_FIELD_INVALID');
+    expect(found.map((d) => [d.details.representation, d.details.field, d.details.count])).toEqual([
+      ['cli-stream', 'inputTokens', 1],
+      ['cli-stream', 'outputTokens', 1],
+    ]);
+    expect(JSON.stringify(found)).not.toContain('many');
+  });
+
+  it('a usage value that is not an object is unknown and reported', async () => {
+    const s = await read(cliRunWithUsage('sess-usage-c4', 'lots'));
+    expect(s.usage).toEqual([]);
+    expect(s.diagnostics.filter((d) => d.code === 'USAGE_FIELD_INVALID').map((d) => d.details.field)).toEqual(
+      ['usage'],
+    );
+  });
+});
+
+describe('usage rows of Cloud Agents captures (run `usage`)', () => {
+  it('one row per run with usage, on the run message', async () => {
+    const s = await read(
+      cloudRunWithUsage('bc-usage-0001', 'run-usage-0001', {
+        inputTokens: 300,
+        outputTokens: 40,
+        cacheReadTokens: 1000,
+        cacheWriteTokens: 12,
+        totalTokens: 1352,
+      }),
+    );
+    expect(s.usage).toHaveLength(1);
+    expect(s.usage[0]).toMatchObject({
+      message_id: 'run-usage-0001',
+      representation: 'cloud-capture',
+      measurement: 'measured',
+    });
+    expect(tokens(s.usage[0]!)).toEqual({
+      input: 300,
+      output: 40,
+      cacheRead: 1000,
+      cacheWrite: 12,
+      reasoning: null,
+    });
+  });
+});
+
+describe('usage and the view digest', () => {
+  it('a session without usage rows hashes as it did before the usage table', async () => {
+    const s = await read(cliRunWithUsage('sess-usage-c5', { inputTokens: 0 }));
+    expect(s.usage).toEqual([]);
+    const { session, messages, toolCalls, sourceInstances } = s;
+    expect(computeViewDigest({ session, messages, toolCalls, sourceInstances })).toBe(session.view_digest);
+  });
+
+  it('usage rows are part of the digest of a session that has them', async () => {
+    const s = await read(cliRunWithUsage('sess-usage-c6', { inputTokens: 7 }));
+    const { session, messages, toolCalls, sourceInstances, usage } = s;
+    expect(computeViewDigest({ session, messages, toolCalls, sourceInstances, usage })).toBe(
+      session.view_digest,
+    );
+    expect(computeViewDigest({ session, messages, toolCalls, sourceInstances })).not.toBe(
+      session.view_digest,
+    );
+  });
+});
