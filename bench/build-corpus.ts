@@ -1,8 +1,6 @@
 /**
- * `npm run bench:corpus -- --out DIR [--shape NAME] [--sessions N --messages M --seed S
- * --store-share F --merged-share F --store-messages M --tool-share F --large-result-share F
- * --agentkv-share F --journal-mode wal|delete]`: writes the deterministic benchmark corpus
- * (`DIR/User`, `DIR/cursor`) and prints its sizes.
+ * `npm run bench:corpus -- --out DIR [--shape NAME] [shape flags, docs/benchmarks.md]`: writes the
+ * deterministic benchmark corpus (`DIR/User`, `DIR/cursor`) and prints its sizes.
  */
 
 import { resolve } from 'node:path';

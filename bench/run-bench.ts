@@ -1,8 +1,7 @@
 /**
- * `npm run bench [-- --scale K --runs R --work DIR --doc FILE --cpu-prof-dir DIR, corpus flags as
- * in bench:corpus]`: builds the corpora (N×K sessions, 5× that, N×K agentKv-heavy), runs every case
- * `runs` times, and writes the median tables and target checks to the doc. With `--shape NAME` it
- * runs that shape's per-stack matrix, no-op and one-bubble cases into the shape's own section instead.
+ * `npm run bench [-- --scale K --runs R --work DIR --doc FILE --cpu-prof-dir DIR, corpus flags]`:
+ * builds the corpora, runs every case `runs` times and writes the medians and target checks to the
+ * doc; `--shape NAME` runs that shape's own matrix into its own section.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';

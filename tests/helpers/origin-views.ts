@@ -30,6 +30,12 @@ export function originView(
   const toolCalls = session.toolCalls
     .filter((t) => ids.has(t.message_id))
     .map((t) => ({ ...t, message_id: rename(t.message_id) }));
+  const usage = session.usage
+    .filter((u) => u.message_id === null || ids.has(u.message_id))
+    .map((u) => ({ ...u, message_id: u.message_id === null ? null : rename(u.message_id) }));
+  const fileEdits = session.fileEdits
+    .filter((e) => ids.has(e.message_id))
+    .map((e) => ({ ...e, message_id: rename(e.message_id) }));
   const row = {
     ...session.session,
     message_count: messages.length,
@@ -41,12 +47,21 @@ export function originView(
     messages,
     toolCalls,
     sourceInstances: session.sourceInstances,
+    usage,
   });
   const rowProvenance = session.rowProvenance.filter((p) =>
     p.row_kind === 'message' ? ids.has(p.row_id) : toolCalls.some((t) => t.archive_key === p.row_id),
   );
   return withOrigin(
-    { ...session, session: { ...row, view_digest: digest }, messages, toolCalls, rowProvenance },
+    {
+      ...session,
+      session: { ...row, view_digest: digest },
+      messages,
+      toolCalls,
+      rowProvenance,
+      usage,
+      fileEdits,
+    },
     origin,
   );
 }

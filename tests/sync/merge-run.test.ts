@@ -11,6 +11,7 @@ import { withReadOnlyTarget } from '../../src/load/read-only-target.js';
 import { type MergeSummary, runMerge } from '../../src/sync/merge-run.js';
 import { emptyCounts } from '../../src/sync/run-counts.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
+import { computeViewDigest } from '../../src/transform/view-digest.js';
 import { writeOriginWarehouse } from '../helpers/origin-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { sampleSessions } from '../helpers/sample-sessions.js';
@@ -156,10 +157,16 @@ describe('etl merge: warehouses as sources', () => {
     const dir = tempDir();
     const old = { kind: 'duckdb' as const, path: join(dir, 'old.duckdb') };
     const team = { kind: 'duckdb' as const, path: join(dir, 'team.duckdb') };
-    await writeOriginWarehouse(old, sessions, 'ana');
+    // Version 4 had no usage or file_edits rows, and its digests covered no usage.
+    const v4 = sessions.map((s) => {
+      const bare = { ...s, usage: [], fileEdits: [] };
+      return { ...bare, session: { ...s.session, view_digest: computeViewDigest(bare) } };
+    });
+    await writeOriginWarehouse(old, v4, 'ana');
     await onInput(
       old.path,
       `ALTER TABLE sessions DROP COLUMN origin; ALTER TABLE source_instances DROP COLUMN origin;
+       DROP TABLE usage; DROP TABLE file_edits; DROP TABLE model_prices;
        UPDATE etl_meta SET value = '4' WHERE key = 'schema_version'`,
     );
     const summary = await merge(team, [old]);

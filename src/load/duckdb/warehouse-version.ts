@@ -149,10 +149,8 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     REREAD_EVERY_SOURCE_SQL,
   ],
   [SUBAGENT_LINKS_FROM]: SUBAGENT_LINKS_STEP,
-  // v4 → v5: origins (provenance, outside the digest); `usage` and `model_prices`; `file_edits`,
-  // backfilled from the stored tool calls (`migrate`); the change log, which starts empty (a
-  // consumer's first export sends every archived session). Every source is read once more: sessions
-  // that gain usage rows get a new digest and are replaced; code-block edits are added in place.
+  // v4 → v5: origins (outside the digest), usage and prices, file edits (backfilled by `migrate`), the
+  // change log. Every source is read once more: sessions gaining usage rows are replaced.
   4: [
     ...ORIGIN_STEP,
     createTableSql(usageTable as unknown as AnyTable),

@@ -35,10 +35,8 @@ import { DuckDBInstance } from '../duckdb/duckdb-api.js';
 import type { DuckDbTarget } from '../duckdb/duckdb-target.js';
 import { openWarehouse } from '../duckdb/duckdb-warehouse.js';
 import { rewriteRows } from '../duckdb/rewrite-rows.js';
-import { BUILD_MEMORY_BYTES, buildInstanceOptions } from '../duckdb/run-memory.js';
 import { sqlList, sqlString } from '../duckdb/sql-string.js';
 import { connectInUtc } from '../duckdb/utc-connection.js';
-import { fitMemoryLimit, largestStoredValueBytes } from '../duckdb/value-memory.js';
 import type { AnyTable } from '../export/export-tables.js';
 import { writeFileDurably } from '../fs/durable-file.js';
 import { planLoads } from '../plan-loads.js';
@@ -53,6 +51,7 @@ import type {
   WarehouseTarget,
 } from '../target.js';
 import { guardWrite } from '../write-failure.js';
+import { withBuildConnection } from './build-connection.js';
 import { buildState } from './build-state.js';
 import { checkPublishedState } from './checked-state.js';
 import { collectStates } from './collect-states.js';
@@ -68,19 +67,6 @@ import { type LinkRefusal, linkRefusal, linksUnavailable } from './link-or-copy.
 import { publishedEditCounts } from './published-edit-counts.js';
 import { fillPublishedMessageIds } from './published-message-ids.js';
 import { openStaging } from './seed-staging.js';
-
-async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-  // Bounded like the run's writer; sorts that exceed it spill to `<path>.tmp` inside the private staging dir.
-  const instance = await DuckDBInstance.create(path, buildInstanceOptions());
-  const connection = await connectInUtc(instance);
-  try {
-    await fitMemoryLimit(connection, BUILD_MEMORY_BYTES, await largestStoredValueBytes(connection));
-    return await work(connection);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
 
 export class ParquetTarget implements WarehouseTarget {
   readonly kind = 'parquet' as const;
@@ -204,7 +190,7 @@ export class ParquetTarget implements WarehouseTarget {
         stage.close();
       }
       const now = Date.now();
-      const manifest = await withConnection(file, async (staging) => {
+      const manifest = await withBuildConnection(file, async (staging) => {
         await staging.run(
           `CREATE TEMP TABLE staged_sessions AS SELECT session_id, ${BUCKET_SQL} AS bucket FROM sessions`,
         );
@@ -330,7 +316,7 @@ export class ParquetTarget implements WarehouseTarget {
   }
 
   private buildState(runId: string, finishedAtMs: number): Promise<DatasetManifest> {
-    return withConnection(this.stagingFile, async (staging) => {
+    return withBuildConnection(this.stagingFile, async (staging) => {
       await staging.run(
         `CREATE TEMP TABLE staged_sessions AS SELECT session_id, ${BUCKET_SQL} AS bucket FROM sessions`,
       );

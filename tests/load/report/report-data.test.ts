@@ -9,39 +9,50 @@ import { loadReportCorpus } from '../../helpers/report-warehouse.js';
 let plain = '';
 let withFacts = '';
 
-/** The `usage` and `file_edits` tables as the usage and code-change work defines them, created by SQL. */
-async function addFactTables(path: string): Promise<void> {
+async function onWarehouse(path: string, sql: readonly string[]): Promise<void> {
   const instance = await DuckDBInstance.create(path);
   const connection = await instance.connect();
   try {
-    await connection.run(`CREATE TABLE IF NOT EXISTS usage (session_id VARCHAR, message_id VARCHAR,
-      model VARCHAR, mode VARCHAR, input_tokens BIGINT, output_tokens BIGINT, cache_read_tokens BIGINT,
-      cache_write_tokens BIGINT, measurement VARCHAR, timestamp TIMESTAMPTZ, timestamp_source VARCHAR)`);
-    await connection.run(`INSERT INTO usage (session_id, message_id, model, mode, input_tokens, output_tokens,
-        cache_read_tokens, cache_write_tokens, measurement, timestamp, timestamp_source)
-      SELECT session_id, message_id, 'usage-model', 'agent', 100, 10, 7, NULL, 'measured', timestamp, 'source'
-      FROM messages WHERE role = 'assistant' AND input_tokens IS NOT NULL
-      UNION ALL SELECT session_id, message_id, 'usage-model', 'auto', 50, 5, NULL, 3, 'estimated', timestamp, 'source'
-      FROM messages WHERE role = 'user'`);
-    await connection.run(`CREATE TABLE IF NOT EXISTS file_edits (session_id VARCHAR, message_id VARCHAR,
-      path VARCHAR, workspace_path VARCHAR, lines_added BIGINT, lines_removed BIGINT, user_decision VARCHAR,
-      tool_name VARCHAR)`);
-    await connection.run(`INSERT INTO file_edits (session_id, message_id, path, workspace_path, lines_added,
-        lines_removed, user_decision, tool_name)
-      VALUES ('s1', 'm1', '/w/a.ts', '/home/dev/acme-api', 3, 1, 'accepted', 'edit_file'),
-        ('s1', 'm2', '/w/a.ts', '/home/dev/acme-api', 2, 0, 'rejected', 'edit_file'),
-        ('s2', 'm1', '/w/b.ts', '/home/dev/acme-web', 5, 5, 'accepted', 'search_replace')`);
+    for (const statement of sql) await connection.run(statement);
   } finally {
     connection.closeSync();
     instance.closeSync();
   }
 }
 
+/** A warehouse without the fact tables, as the report meets one that never had them (renamed away: a drop would trim the file). */
+const HIDE_FACT_TABLES = [
+  'ALTER TABLE usage RENAME TO usage_hidden',
+  'ALTER TABLE file_edits RENAME TO file_edits_hidden',
+];
+
+/** Known `usage` and `file_edits` rows in place of what the load derived, so the figures are fixed. */
+const KNOWN_FACTS = [
+  'DELETE FROM usage',
+  `INSERT INTO usage (session_id, message_id, usage_ordinal, model, mode, input_tokens, output_tokens,
+      cache_read_tokens, cache_write_tokens, measurement, representation, timestamp, timestamp_source)
+    SELECT session_id, message_id, ordinal, 'usage-model', 'agent', 100, 10, 7, NULL, 'measured',
+      'composer-global', timestamp, timestamp_source
+    FROM messages WHERE role = 'assistant' AND input_tokens IS NOT NULL
+    UNION ALL SELECT session_id, message_id, ordinal, 'usage-model', 'auto', 50, 5, NULL, 3, 'estimated',
+      'composer-global', timestamp, timestamp_source
+    FROM messages WHERE role = 'user'`,
+  'DELETE FROM file_edits',
+  `INSERT INTO file_edits (session_id, message_id, edit_ordinal, path, workspace_path, lines_added,
+      lines_removed, user_decision, tool_name)
+    VALUES ('s1', 'm1', 0, '/w/a.ts', '/home/dev/acme-api', 3, 1, 'accepted', 'edit_file'),
+      ('s1', 'm2', 0, '/w/a.ts', '/home/dev/acme-api', 2, 0, 'rejected', 'edit_file'),
+      ('s2', 'm1', 0, '/w/b.ts', '/home/dev/acme-web', 5, 5, 'accepted', 'search_replace')`,
+];
+
 beforeAll(async () => {
-  plain = loadReportCorpus('duckdb').slice('duckdb:'.length);
-  withFacts = `${plain}.facts.duckdb`;
-  copyFileSync(plain, withFacts);
-  await addFactTables(withFacts);
+  const loaded = loadReportCorpus('duckdb').slice('duckdb:'.length);
+  plain = `${loaded}.plain.duckdb`;
+  withFacts = `${loaded}.facts.duckdb`;
+  copyFileSync(loaded, plain);
+  copyFileSync(loaded, withFacts);
+  await onWarehouse(plain, HIDE_FACT_TABLES);
+  await onWarehouse(withFacts, KNOWN_FACTS);
 }, 120_000);
 
 describe('report figures', () => {
