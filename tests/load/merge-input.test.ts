@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePreIdentityWarehouse } from '../../fixtures/duckdb/pre-identity-warehouse.js';
 import { writePreIdentityDataset } from '../../fixtures/parquet/pre-identity-dataset.js';
 import { addUnaffectedSession, buildIdentityCorpus } from '../../fixtures/store/identity-corpus.js';
+import { downgradeDuckDb } from '../../fixtures/subagent/schema-v3-warehouse.js';
 import { CONTENT_TABLES } from '../../schemas/tables.js';
 import { storedSessionProblems } from '../../src/load/duckdb/stored-session-check.js';
 import { readStoredSessions, storedSessionRanges } from '../../src/load/duckdb/stored-sessions.js';
@@ -20,7 +21,9 @@ import { DatasetLayout } from '../../src/load/parquet/dataset-layout.js';
 import { readCurrentManifest } from '../../src/load/parquet/dataset-manifest.js';
 import { withReadOnlyTarget } from '../../src/load/read-only-target.js';
 import { type MergeSummary, runMerge } from '../../src/sync/merge-run.js';
+import { writeOriginWarehouse } from '../helpers/origin-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
+import { sampleSessions } from '../helpers/sample-sessions.js';
 import { runInProcess } from '../helpers/sync-convergence.js';
 
 /** Every file under `root` (or `root` itself): its relative path, mode and SHA-256. */
@@ -150,5 +153,17 @@ describe('etl merge of inputs an older build wrote', () => {
       expect.objectContaining({ sessionId: victim, details: { input: 0, check: 'digest' } }),
     ]);
     expect(Object.keys(await targetProblems(team))).not.toContain(victim);
+  }, 120_000);
+
+  it('a schema 3 file whose digests are not of its rows (fixtures/subagent) is refused whole and not advanced', async () => {
+    const path = join(dir, 'placeholder-digests.duckdb');
+    await writeOriginWarehouse({ kind: 'duckdb', path }, await sampleSessions(), 'ana');
+    await downgradeDuckDb(path, []);
+    const team: TargetLocation = { kind: 'duckdb', path: join(dir, 'team-placeholder.duckdb') };
+    const first = await merge(team, [{ kind: 'duckdb', path }]);
+    expect(first).toMatchObject({ sessionsRead: 3, sessionsRefused: 3 });
+    expect(first.counts.sessionsInserted).toBe(0);
+    const again = await merge(team, [{ kind: 'duckdb', path }]);
+    expect(again).toMatchObject({ inputsSkippedUnchanged: 0, sessionsRefused: 3 });
   }, 120_000);
 });
