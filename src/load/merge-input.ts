@@ -105,11 +105,13 @@ interface InputParts {
   redaction: RedactionPolicy | null;
   lastRunId: string | null;
   digests: Map<string, string>;
-  absent: AbsentColumns;
+  /** The columns of this build the input lacks, asked once, when sessions are first read. */
+  absent: () => Promise<AbsentColumns>;
 }
 
 function mergeInput(parts: InputParts): MergeInput {
-  const { digests, absent, schemaVersion } = parts;
+  const { digests, schemaVersion } = parts;
+  let absent: AbsentColumns | null = null;
   return {
     schemaVersion,
     redaction: parts.redaction,
@@ -117,8 +119,10 @@ function mergeInput(parts: InputParts): MergeInput {
     fingerprint: canonicalHash({ lastRunId: parts.lastRunId, digests: [...digests] }),
     async *sessions(ids) {
       if (ids.size === 0) return;
+      absent ??= await parts.absent();
+      const lacking = absent;
       for await (const stored of rangesOf(await parts.reader(), ids)) {
-        const problems = inputSessionProblems(stored, digests.get(stored.session.session_id), absent);
+        const problems = inputSessionProblems(stored, digests.get(stored.session.session_id), lacking);
         const current =
           problems.length === 0 ? inCurrentTerms(stored, schemaVersion < FILE_EDITS_SINCE) : stored;
         yield { stored: current, problems };
@@ -155,7 +159,7 @@ async function openDatasetInput(root: string): Promise<MergeInput> {
       redaction: parsePolicy(dataset.manifest.redaction),
       lastRunId: dataset.manifest.runId,
       digests: await readDigests(dataset.connection),
-      absent: absentColumns(await datasetColumns(dataset, root)),
+      absent: async () => absentColumns(await datasetColumns(dataset, root)),
     });
   } catch (error) {
     dataset.close();
@@ -211,7 +215,7 @@ async function openDuckDbInput(path: string): Promise<MergeInput> {
       redaction: parsePolicy(warehouse.meta?.get(REDACTION_POLICY_KEY)),
       lastRunId: await lastCommittedRun(warehouse.connection),
       digests: await readDigests(warehouse.connection),
-      absent,
+      absent: async () => absent,
     });
   } catch (error) {
     close();
