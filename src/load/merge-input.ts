@@ -1,59 +1,59 @@
 /**
  * A warehouse another `etl` wrote, read as a merge source: the DuckDB file or the Parquet dataset's
- * published state, opened read-only in the sandbox. Version 4 rows read with a NULL origin; older
- * or newer versions are refused before any row is read.
+ * published state, opened read-only in the sandbox. An older DuckDB file is read from a migrated
+ * private copy, made only when a session must be read; an older dataset is read as it is.
  */
+import { copyFileSync, existsSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { duckDbType } from '../../schemas/table-definition.js';
-import { fileEditsTable, usageTable } from '../../schemas/tables.js';
 import { IoError, UsageError } from '../shared/errors.js';
 import { canonicalHash } from '../shared/json/canonical-json.js';
 import { parsePolicy, REDACTION_POLICY_KEY, type RedactionPolicy } from '../shared/redaction-policy.js';
-import { openWarehouse } from './duckdb/duckdb-warehouse.js';
+import { PrivateTempDir } from '../shared/temp/private-temp-dir.js';
+import { type OpenedWarehouse, openWarehouse } from './duckdb/duckdb-warehouse.js';
 import { lockDown } from './duckdb/query-sandbox.js';
-import { readStoredSessions, storedSessionRanges, type TableSource } from './duckdb/stored-sessions.js';
+import { sqlList } from './duckdb/sql-string.js';
+import type { StoredSessionProblem } from './duckdb/stored-session-check.js';
+import { readStoredSessions, storedSessionRanges } from './duckdb/stored-sessions.js';
 import { versionOf, WAREHOUSE_SCHEMA_VERSION } from './duckdb/warehouse-version.js';
-import type { AnyTable } from './export/export-tables.js';
+import {
+  type AbsentColumns,
+  absentColumns,
+  DIGEST_TABLES,
+  duckDbColumns,
+  inCurrentTerms,
+  inputSessionProblems,
+} from './merge-input-check.js';
 import type { TargetLocation } from './open-target.js';
-import { openDatasetReadOnly } from './parquet/dataset-reader.js';
+import { DatasetLayout } from './parquet/dataset-layout.js';
+import type { DatasetManifest } from './parquet/dataset-manifest.js';
+import { openDatasetReadOnly, stateFiles } from './parquet/dataset-reader.js';
 import type { StoredSession } from './target.js';
 
-/** The oldest schema version whose digests are this build's (origin stays out of them). */
-export const OLDEST_MERGE_VERSION = 4;
+/**
+ * The oldest schema version a merge reads: from version 3 on, a stored digest is this build's digest
+ * definition over the input's own columns, so it is verified as stored. Older ones hashed provenance.
+ */
+export const OLDEST_MERGE_VERSION = 3;
+
+/** The version whose step adds `file_edits`: an older input's sessions get them derived. */
+const FILE_EDITS_SINCE = 5;
+
+/** A session read from an input: verified against its stored digest, in this build's terms when clean. */
+export interface MergeInputSession {
+  readonly stored: StoredSession;
+  readonly problems: readonly StoredSessionProblem[];
+}
 
 export interface MergeInput {
   readonly schemaVersion: number;
   readonly redaction: RedactionPolicy | null;
   /** Last committed run ID + every session's digest: equal fingerprints mean nothing to read. */
   readonly fingerprint: string;
-  /** Every session's stored `view_digest`, by session ID. */
+  /** Every session's `view_digest` as the input stores it, by session ID. */
   readonly digests: ReadonlyMap<string, string>;
-  /** The stored rows of `ids`, a bounded range at a time, in session ID order. */
-  sessions(ids: ReadonlySet<string>): AsyncGenerator<StoredSession>;
+  /** The rows of `ids`, a bounded range at a time, in session ID order. */
+  sessions(ids: ReadonlySet<string>): AsyncGenerator<MergeInputSession>;
   close(): void;
-}
-
-/** No rows, in a table's columns: what an input older than the table holds of it. */
-function emptyRelation(table: AnyTable): string {
-  const columns = Object.entries(table.columns).map(([name, spec]) => `NULL::${duckDbType(spec)} AS ${name}`);
-  return `(SELECT ${columns.join(', ')} WHERE false)`;
-}
-
-/** Tables version 5 added; a version 4 input has none of their rows. */
-const ADDED_IN_V5 = new Map<string, AnyTable>(
-  [usageTable, fileEditsTable].map((table) => [table.name, table as unknown as AnyTable]),
-);
-
-/** Relations naming this build's columns over an older input (origin NULL, v5 tables empty). */
-function shimFor(version: number): TableSource {
-  if (version >= WAREHOUSE_SCHEMA_VERSION) return (table) => table;
-  return (table) => {
-    const added = ADDED_IN_V5.get(table);
-    if (added !== undefined) return emptyRelation(added);
-    return table === 'sessions' || table === 'source_instances'
-      ? `(SELECT *, NULL::VARCHAR AS origin FROM ${table})`
-      : table;
-  };
 }
 
 function assertMergeable(version: number | null): number {
@@ -87,67 +87,142 @@ async function lastCommittedRun(connection: DuckDBConnection): Promise<string | 
 
 async function* rangesOf(
   connection: DuckDBConnection,
-  from: TableSource,
   ids: ReadonlySet<string>,
 ): AsyncGenerator<StoredSession> {
-  if (ids.size === 0) return;
-  for (const range of await storedSessionRanges(connection, undefined, from)) {
+  for (const range of await storedSessionRanges(connection)) {
     const wanted = range.sessionIds.filter((id) => ids.has(id));
     if (wanted.length === 0) continue;
     const sub = { first: wanted[0]!, last: wanted[wanted.length - 1]!, sessionIds: wanted };
-    yield* await readStoredSessions(connection, sub, from);
+    yield* await readStoredSessions(connection, sub);
   }
 }
 
-function mergeInput(
-  connection: DuckDBConnection,
-  close: () => void,
-  schemaVersion: number,
-  redaction: RedactionPolicy | null,
-  lastRunId: string | null,
-  digests: Map<string, string>,
-): MergeInput {
-  const from = shimFor(schemaVersion);
+interface InputParts {
+  /** The connection sessions are read from, opened at the first read. */
+  reader: () => Promise<DuckDBConnection>;
+  close: () => void;
+  schemaVersion: number;
+  redaction: RedactionPolicy | null;
+  lastRunId: string | null;
+  digests: Map<string, string>;
+  /** The columns of this build the input lacks, asked once, when sessions are first read. */
+  absent: () => Promise<AbsentColumns>;
+}
+
+function mergeInput(parts: InputParts): MergeInput {
+  const { digests, schemaVersion } = parts;
+  let absent: AbsentColumns | null = null;
   return {
     schemaVersion,
-    redaction,
+    redaction: parts.redaction,
     digests,
-    fingerprint: canonicalHash({ lastRunId, digests: [...digests] }),
-    sessions: (ids) => rangesOf(connection, from, ids),
-    close,
+    fingerprint: canonicalHash({ lastRunId: parts.lastRunId, digests: [...digests] }),
+    async *sessions(ids) {
+      if (ids.size === 0) return;
+      absent ??= await parts.absent();
+      const lacking = absent;
+      for await (const stored of rangesOf(await parts.reader(), ids)) {
+        const problems = inputSessionProblems(stored, digests.get(stored.session.session_id), lacking);
+        const current =
+          problems.length === 0 ? inCurrentTerms(stored, schemaVersion < FILE_EDITS_SINCE) : stored;
+        yield { stored: current, problems };
+      }
+    },
+    close: parts.close,
   };
 }
 
-export async function openMergeInput(location: TargetLocation): Promise<MergeInput> {
-  if (location.kind === 'parquet') {
-    const dataset = await openDatasetReadOnly(location.path);
-    try {
-      const version = assertMergeable(dataset.manifest.schemaVersion);
-      const digests = await readDigests(dataset.connection);
-      const redaction = parsePolicy(dataset.manifest.redaction);
-      return mergeInput(
-        dataset.connection,
-        dataset.close,
-        version,
-        redaction,
-        dataset.manifest.runId,
-        digests,
-      );
-    } catch (error) {
-      dataset.close();
-      throw error;
-    }
+/** The digest tables' columns every file of the published state holds, from the Parquet footers. */
+async function datasetColumns(
+  dataset: OpenedWarehouse & { manifest: DatasetManifest },
+  root: string,
+): Promise<Map<string, Set<string>>> {
+  const present = new Map<string, Set<string>>();
+  for (const table of DIGEST_TABLES) {
+    const files = [...new Set(stateFiles(new DatasetLayout(root), dataset.manifest, table.name))];
+    if (files.length === 0) continue;
+    const reader = await dataset.connection.runAndReadAll(
+      `SELECT name FROM parquet_schema(${sqlList(files)}) GROUP BY name HAVING count(DISTINCT file_name) = ${files.length}`,
+    );
+    present.set(table.name, new Set(reader.getRows().map((row) => String(row[0]))));
   }
-  const warehouse = await openWarehouse(location.path, 'read');
+  return present;
+}
+
+async function openDatasetInput(root: string): Promise<MergeInput> {
+  const dataset = await openDatasetReadOnly(root);
   try {
-    const version = assertMergeable(versionOf(warehouse.meta));
-    await lockDown(warehouse.connection, []);
-    const digests = await readDigests(warehouse.connection);
-    const redaction = parsePolicy(warehouse.meta?.get(REDACTION_POLICY_KEY));
-    const lastRunId = await lastCommittedRun(warehouse.connection);
-    return mergeInput(warehouse.connection, warehouse.close, version, redaction, lastRunId, digests);
+    return mergeInput({
+      reader: async () => dataset.connection,
+      close: dataset.close,
+      schemaVersion: assertMergeable(dataset.manifest.schemaVersion),
+      redaction: parsePolicy(dataset.manifest.redaction),
+      lastRunId: dataset.manifest.runId,
+      digests: await readDigests(dataset.connection),
+      absent: async () => absentColumns(await datasetColumns(dataset, root)),
+    });
   } catch (error) {
-    warehouse.close();
+    dataset.close();
     throw error;
   }
+}
+
+/**
+ * A migrated copy of an older DuckDB input in a private temp dir (0700), removed at close: the
+ * input file itself is never opened for writing.
+ */
+function migratedCopy(path: string): { reader: () => Promise<DuckDBConnection>; close: () => void } {
+  let temp: PrivateTempDir | null = null;
+  let copy: OpenedWarehouse | null = null;
+  return {
+    reader: async () => {
+      if (copy !== null) return copy.connection;
+      temp = PrivateTempDir.create();
+      const file = temp.file('merge-input.duckdb');
+      copyFileSync(path, file);
+      if (existsSync(`${path}.wal`)) copyFileSync(`${path}.wal`, `${file}.wal`);
+      copy = await openWarehouse(file, 'write');
+      return copy.connection;
+    },
+    close: () => {
+      try {
+        copy?.close();
+      } finally {
+        temp?.dispose();
+      }
+    },
+  };
+}
+
+async function openDuckDbInput(path: string): Promise<MergeInput> {
+  const warehouse = await openWarehouse(path, 'read');
+  const copy = migratedCopy(path);
+  const close = (): void => {
+    try {
+      copy.close();
+    } finally {
+      warehouse.close();
+    }
+  };
+  try {
+    const schemaVersion = assertMergeable(versionOf(warehouse.meta));
+    const absent = absentColumns(await duckDbColumns(warehouse.connection));
+    await lockDown(warehouse.connection, []);
+    return mergeInput({
+      reader: schemaVersion < WAREHOUSE_SCHEMA_VERSION ? copy.reader : async () => warehouse.connection,
+      close,
+      schemaVersion,
+      redaction: parsePolicy(warehouse.meta?.get(REDACTION_POLICY_KEY)),
+      lastRunId: await lastCommittedRun(warehouse.connection),
+      digests: await readDigests(warehouse.connection),
+      absent: async () => absent,
+    });
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
+export function openMergeInput(location: TargetLocation): Promise<MergeInput> {
+  return location.kind === 'parquet' ? openDatasetInput(location.path) : openDuckDbInput(location.path);
 }

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { storedSessionProblems } from '../load/duckdb/stored-session-check.js';
 import { openMergeInput } from '../load/merge-input.js';
 import type { TargetLocation } from '../load/open-target.js';
 import type { LedgerFinal, Membership, SourceAdvance } from '../load/sync-ledger.js';
@@ -160,10 +159,9 @@ export async function runMerge(options: MergeOptions, target: WarehouseTarget): 
           batch = [];
           memberships = new Map();
         };
-        for await (const session of input.sessions(toRead)) {
+        for await (const { stored: session, problems } of input.sessions(toRead)) {
           summary.sessionsRead++;
           const id = session.session.session_id;
-          const problems = storedSessionProblems(session);
           if (problems.length > 0) {
             summary.sessionsRefused++;
             clean = false;
@@ -171,7 +169,8 @@ export async function runMerge(options: MergeOptions, target: WarehouseTarget): 
             continue;
           }
           batch.push(asNormalized(session, sourceKey));
-          memberships.set(id, [membership(sourceKey, id, session.session.view_digest)]);
+          // The digest as the input stores it: what the next merge compares its digests with.
+          memberships.set(id, [membership(sourceKey, id, input.digests.get(id)!)]);
           if (batch.length >= BATCH_SESSIONS) await flush();
           if (options.signal?.aborted) break;
         }

@@ -28,6 +28,11 @@ export function faultAfter(point: string): Record<string, string> {
   return { CURSOR_ETL_FAULT_AFTER: point, NODE_OPTIONS: `--import ${preload}` };
 }
 
+/** The environment that sends SIGINT to a CLI child at `<point>:<n>`, as a Ctrl-C there would. */
+export function interruptAfter(point: string): Record<string, string> {
+  return { ...faultAfter(point), CURSOR_ETL_FAULT_SIGNAL: 'SIGINT' };
+}
+
 export function tempDir(prefix = 'etl-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -81,6 +81,22 @@ describe('etl merge: warehouses as sources', () => {
     });
   }
 
+  it('a Parquet input merges into a DuckDB target; a re-merge writes nothing', async () => {
+    const dir = tempDir();
+    const ana = { kind: 'parquet' as const, path: join(dir, 'ana') };
+    const team = { kind: 'duckdb' as const, path: join(dir, 'team.duckdb') };
+    await writeOriginWarehouse(ana, sessions, 'ana@laptop');
+    const first = await merge(team, [ana]);
+    expect(first).toMatchObject({ sessionsRead: 3, sessionsRefused: 0 });
+    expect(first.counts.sessionsInserted).toBe(3);
+    const merged = await rows(team, 'SELECT DISTINCT origin FROM sessions');
+    expect(merged).toEqual([{ origin: 'ana@laptop' }]);
+    const before = await written(team);
+    const again = await merge(team, [ana]);
+    expect(again).toMatchObject({ inputsSkippedUnchanged: 1, sessionsRead: 0 });
+    expect(await written(team)).toEqual(before);
+  });
+
   it('a changed input reads only the sessions whose digest changed; identical copies from another origin write nothing', async () => {
     const dir = tempDir();
     const ana = { kind: 'duckdb' as const, path: join(dir, 'ana.duckdb') };

@@ -6,7 +6,7 @@ import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-o
 import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
 import { originView } from '../../helpers/origin-views.js';
 import { writeOriginWarehouse } from '../../helpers/origin-warehouse.js';
-import { faultAfter, runCli, tempDir } from '../../helpers/run-cli.js';
+import { faultAfter, interruptAfter, runCli, tempDir } from '../../helpers/run-cli.js';
 import { sampleSessions } from '../../helpers/sample-sessions.js';
 
 const rows = (path: string, sql: string) =>
@@ -75,6 +75,32 @@ describe('etl merge through the CLI', () => {
     expect(summary.counts.sessionsReplaced).toBe(sessions.length);
     expect(await rows(team, STATE_SQL)).toEqual(await rows(clean, STATE_SQL));
     expect(await rows(team, 'SELECT DISTINCT origin FROM sessions')).toEqual([{ origin: 'bo@desktop' }]);
+    const third = JSON.parse(runCli(['merge', '--json', ...from, '--target', `duckdb:${team}`]).stdout).merge;
+    expect(third).toMatchObject({ inputsSkippedUnchanged: 2, sessionsRead: 0 });
+  });
+
+  it('a SIGINT during a merge exits 130 as interrupted; the next merge converges on a clean one', async () => {
+    const clean = join(dir, 'clean-int.duckdb');
+    const from = ['--from', ana, '--from', bo];
+    expect(runCli(['merge', '--json', ...from, '--target', `duckdb:${clean}`]).code).toBe(0);
+    const team = join(dir, 'team-int.duckdb');
+    const stopped = runCli(
+      ['merge', '--json', ...from, '--target', `duckdb:${team}`],
+      interruptAfter('batch-committed:1'),
+    );
+    expect(stopped.code, stopped.stderr).toBe(130);
+    const interrupted = JSON.parse(stopped.stdout).merge;
+    expect(interrupted.status).toBe('interrupted');
+    // Ana's batch committed before the signal; the merge stopped at the next safe point.
+    expect(interrupted.counts.sessionsInserted).toBeGreaterThanOrEqual(sessions.length);
+    expect(await rows(team, "SELECT status FROM etl_runs WHERE mode = 'merge'")).toEqual([
+      { status: 'interrupted' },
+    ]);
+    const rerun = runCli(['merge', '--json', ...from, '--target', `duckdb:${team}`]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    // Only what the stopped merge did not commit is read again: at most Bo's sessions.
+    expect(JSON.parse(rerun.stdout).merge.sessionsRead).toBeLessThanOrEqual(sessions.length);
+    expect(await rows(team, STATE_SQL)).toEqual(await rows(clean, STATE_SQL));
     const third = JSON.parse(runCli(['merge', '--json', ...from, '--target', `duckdb:${team}`]).stdout).merge;
     expect(third).toMatchObject({ inputsSkippedUnchanged: 2, sessionsRead: 0 });
   });
