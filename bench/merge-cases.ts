@@ -9,7 +9,7 @@ import type { CaseMedians, TargetCheck } from './bench-report.js';
 import { medians } from './bench-report.js';
 import { measureProcess, type Sample } from './measure-process.js';
 
-export const MERGE_CASE_IDS = { fresh: 21, unchanged: 22 } as const;
+export const MERGE_CASE_IDS = { fresh: 11, unchanged: 12 } as const;
 export const MERGE_INPUTS = 10;
 
 function removeWarehouse(path: string): void {

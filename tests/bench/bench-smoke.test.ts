@@ -24,14 +24,14 @@ describe('npm run bench (smoke, tiny corpus)', () => {
     );
   }, 300_000);
 
-  it('exits 0 and prints a table row for every case 1–10', () => {
+  it('exits 0 and prints a table row for every case 1–12', () => {
     expect(result.stderr).not.toMatch(/failed \(exit/);
     expect(result.status).toBe(0);
     const rowIds = result.stdout
       .split('\n')
       .map((line) => /^\| (\d+) \| /.exec(line)?.[1])
       .filter((id) => id !== undefined);
-    expect(rowIds).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect(rowIds).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
   });
 
   it('loads the agentKv-heavy corpus, and its no-op --since-last reads no payload (blobs included)', () => {
