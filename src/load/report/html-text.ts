@@ -31,6 +31,12 @@ export function formatCount(value: number): string {
   return fraction === undefined ? `${sign}${grouped}` : `${sign}${grouped}.${fraction}`;
 }
 
+/** An amount of money to four decimals (prices are per million tokens), grouped like a count. */
+export function formatCost(value: number): string {
+  const [whole, fraction] = value.toFixed(4).split('.');
+  return `${formatCount(Number(whole))}.${fraction}`;
+}
+
 /** A short axis figure: 950, 1.2k, 3.4M, 5.6G. */
 export function formatCompact(value: number): string {
   const units: [number, string][] = [

@@ -1,6 +1,7 @@
 /**
  * The report's figures, read from the analyst views (and from the `usage` and `file_edits` tables
- * when the warehouse has them; otherwise from message token counts and `v_file_touches`).
+ * when the warehouse has them; otherwise from message token counts and `v_file_touches`). With an
+ * imported price table, models are costed through `v_usage_cost`, one row per currency.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runQuery } from '../duckdb/read-only-query.js';
@@ -10,6 +11,8 @@ type Row = Record<string, unknown>;
 export interface ReportTables {
   usage: boolean;
   fileEdits: boolean;
+  /** The warehouse has usage and an imported price table with rows: models are costed. */
+  prices: boolean;
 }
 
 export interface ReportFigures {
@@ -17,6 +20,8 @@ export interface ReportFigures {
   totals: Row;
   activity: Row[];
   models: Row[];
+  /** Per currency (NULL: usage rows no price covers); empty without a price table. */
+  costs: Row[];
   files: Row[];
   workspaces: Row[];
   tools: Row[];
@@ -33,7 +38,19 @@ export async function reportTables(connection: DuckDBConnection): Promise<Report
       WHERE table_schema = 'main' AND table_name IN ('usage', 'file_edits')`,
   );
   const names = new Set(rows.map((r) => String(r.table_name)));
-  return { usage: names.has('usage'), fileEdits: names.has('file_edits') };
+  const usage = names.has('usage');
+  return { usage, fileEdits: names.has('file_edits'), prices: usage && (await hasPrices(connection)) };
+}
+
+async function hasPrices(connection: DuckDBConnection): Promise<boolean> {
+  const { rows } = await runQuery(
+    connection,
+    `SELECT count(*) AS n FROM information_schema.tables
+      WHERE table_schema = 'main' AND table_name IN ('model_prices', 'v_usage_cost')`,
+  );
+  if (Number(rows[0]?.n) !== 2) return false;
+  const priced = await runQuery(connection, 'SELECT 1 AS one FROM model_prices LIMIT 1');
+  return priced.rows.length > 0;
 }
 
 const TOTALS = `SELECT (SELECT count(*) FROM sessions) AS sessions,
@@ -61,6 +78,21 @@ FROM usage GROUP BY ALL
 ORDER BY coalesce(sum(input_tokens), 0) + coalesce(sum(output_tokens), 0) DESC, records DESC, model, measurement
 LIMIT ${RANKING_ROWS + 1}`;
 
+/** One row per model, measurement and currency: a NULL currency holds the usage no price covers. */
+const MODELS_WITH_COST = `SELECT coalesce(model, '(model not stored)') AS model,
+  coalesce(measurement, '(unflagged)') AS measurement, currency, count(*) AS records,
+  count(DISTINCT session_id) AS sessions, sum(input_tokens) AS input_tokens,
+  sum(output_tokens) AS output_tokens, sum(cache_read_tokens) AS cache_read_tokens,
+  sum(cache_write_tokens) AS cache_write_tokens, sum(cost) AS cost
+FROM v_usage_cost GROUP BY ALL
+ORDER BY coalesce(sum(input_tokens), 0) + coalesce(sum(output_tokens), 0) DESC, records DESC, model, measurement,
+  currency NULLS LAST
+LIMIT ${RANKING_ROWS + 1}`;
+
+/** Cost per currency over all usage (currencies are never added together), and the unpriced rows. */
+const COST_TOTALS = `SELECT currency, count(*) AS records, sum(cost) AS cost
+FROM v_usage_cost GROUP BY currency ORDER BY currency NULLS LAST`;
+
 const FILES_FROM_TOUCHES = `SELECT file, count(*) AS count, count(DISTINCT session_id) AS sessions,
   NULL AS lines_added, NULL AS lines_removed
 FROM v_file_touches GROUP BY file ORDER BY count DESC, file LIMIT ${RANKING_ROWS + 1}`;
@@ -86,6 +118,9 @@ const TOOLS = `SELECT tool, count(*) AS calls, count(*) FILTER (WHERE failed) AS
   count(DISTINCT session_id) AS sessions
 FROM v_tool_calls GROUP BY tool ORDER BY calls DESC, tool LIMIT ${RANKING_ROWS + 1}`;
 
+const modelsSql = (tables: ReportTables): string =>
+  tables.prices ? MODELS_WITH_COST : tables.usage ? MODELS_FROM_USAGE : MODELS_FROM_MESSAGES;
+
 /** Every figure of the overview; rankings hold up to RANKING_ROWS + 1 rows (the extra one means "more"). */
 export async function readFigures(connection: DuckDBConnection): Promise<ReportFigures> {
   const tables = await reportTables(connection);
@@ -96,7 +131,8 @@ export async function readFigures(connection: DuckDBConnection): Promise<ReportF
     totals: (await rows(TOTALS))[0] ?? {},
     // One row per day: about 3,650 for ten years, bucketed to weeks or months when drawn.
     activity: await rows(ACTIVITY, 100_000),
-    models: await rows(tables.usage ? MODELS_FROM_USAGE : MODELS_FROM_MESSAGES),
+    models: await rows(modelsSql(tables)),
+    costs: tables.prices ? await rows(COST_TOTALS, 1_000) : [],
     files: await rows(tables.fileEdits ? FILES_FROM_EDITS : FILES_FROM_TOUCHES),
     workspaces: await rows(workspacesSql(tables.fileEdits)),
     tools: await rows(TOOLS),

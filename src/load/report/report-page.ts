@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { bucketActivity, bucketSize, type DayActivity } from './activity-buckets.js';
-import { escapeHtml, formatCount } from './html-text.js';
+import { escapeHtml, formatCost, formatCount } from './html-text.js';
 import { RANKING_ROWS, type ReportFigures } from './report-data.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import { REPORT_STYLE } from './report-style.js';
@@ -110,11 +110,31 @@ function activity(rows: readonly Row[]): string {
 <p class="source">Sessions active per ${size} (a session active on several days counts on each).</p>${sessions}</section>`;
 }
 
+const currencyLabel = (currency: unknown): string =>
+  currency === null || currency === undefined ? 'unpriced' : String(currency);
+
+/** One line: the cost per currency (never added across currencies) and how many rows no price covers. */
+function costLine(figures: ReportFigures): string {
+  if (!figures.tables.usage) return '';
+  if (!figures.tables.prices)
+    return '<p class="source">No price table: tokens only. Import one with <code>etl prices import FILE</code> to see cost.</p>';
+  const priced = figures.costs.filter((r) => r.currency !== null && r.currency !== undefined);
+  const parts = priced.map((r) => `${formatCost(num(r.cost))} ${String(r.currency)}`);
+  const unpriced = num(figures.costs.find((r) => r.currency === null)?.records);
+  if (unpriced > 0) parts.push(`${formatCount(unpriced)} usage records unpriced`);
+  return `<p class="source" id="cost-total">Cost from v_usage_cost: ${escapeHtml(parts.join('; '))}.</p>`;
+}
+
 function models(figures: ReportFigures): string {
   const { rows, more } = ranked(figures.models);
   const fromUsage = figures.tables.usage;
+  const costed = figures.tables.prices;
   const label = (r: Row): string =>
-    fromUsage ? `${String(r.model)} · ${String(r.measurement)}` : String(r.model);
+    [
+      String(r.model),
+      ...(fromUsage ? [String(r.measurement)] : []),
+      ...(costed ? [currencyLabel(r.currency)] : []),
+    ].join(' · ');
   const chart = barChart(
     rows.map((r) => ({ label: label(r), value: num(r.input_tokens) + num(r.output_tokens) })),
     { title: 'Tokens per model', unit: 'tokens (input + output)' },
@@ -122,13 +142,20 @@ function models(figures: ReportFigures): string {
   const source = fromUsage
     ? 'From the usage table; measured, estimated and derived counts are kept apart.'
     : 'From per-message token counts (this warehouse has no usage table); a missing count is not zero.';
+  const costCells = (r: Row): string =>
+    costed
+      ? `<td>${escapeHtml(currencyLabel(r.currency))}</td>${r.cost === null || r.cost === undefined ? '<td class="n">–</td>' : `<td class="n">${formatCost(num(r.cost))}</td>`}`
+      : '';
   const body = rows.map(
     (r) =>
-      `<tr><td>${cell(r.model)}</td><td>${cell(r.measurement)}</td>${countCell(r.records)}${countCell(r.sessions)}${countCell(r.input_tokens)}${countCell(r.output_tokens)}${countCell(r.cache_read_tokens)}${countCell(r.cache_write_tokens)}</tr>`,
+      `<tr><td>${cell(r.model)}</td><td>${cell(r.measurement)}</td>${countCell(r.records)}${countCell(r.sessions)}${countCell(r.input_tokens)}${countCell(r.output_tokens)}${countCell(r.cache_read_tokens)}${countCell(r.cache_write_tokens)}${costCells(r)}</tr>`,
   );
   const headers = ['model', 'measurement', fromUsage ? 'records' : 'messages', 'sessions', 'input', 'output'];
-  return `<section id="models"><h2>Usage per model (tokens)</h2><p class="source">${escapeHtml(source)}</p>${chart}
-${table([...headers, 'cache read', 'cache write'], new Set([2, 3, 4, 5, 6, 7]), body)}${more}</section>`;
+  const extra = costed ? ['currency', 'cost'] : [];
+  const numeric = new Set(costed ? [2, 3, 4, 5, 6, 7, 9] : [2, 3, 4, 5, 6, 7]);
+  const title = costed ? 'Usage per model (tokens and cost)' : 'Usage per model (tokens)';
+  return `<section id="models"><h2>${title}</h2><p class="source">${escapeHtml(source)}</p>${costLine(figures)}${chart}
+${table([...headers, 'cache read', 'cache write', ...extra], numeric, body)}${more}</section>`;
 }
 
 function files(figures: ReportFigures): string {

@@ -8,6 +8,7 @@ import { loadReportCorpus } from '../../helpers/report-warehouse.js';
 
 let plain = '';
 let withFacts = '';
+let priced = '';
 
 async function onWarehouse(path: string, sql: readonly string[]): Promise<void> {
   const instance = await DuckDBInstance.create(path);
@@ -45,20 +46,42 @@ const KNOWN_FACTS = [
       ('s2', 'm1', 0, '/w/b.ts', '/home/dev/acme-web', 5, 5, 'accepted', 'search_replace')`,
 ];
 
+/** Two currencies for one model, split in time, so the same model and measurement is costed in each. */
+const PRICES = [
+  `INSERT INTO model_prices VALUES
+    ('usage-model', TIMESTAMPTZ '2000-01-01 00:00:00+00', 'USD', 1000, 2000, 500, NULL),
+    ('usage-model', TIMESTAMPTZ '2025-10-15 00:00:00+00', 'EUR', 3000, 0, 0, 10000),
+    ('other-model', TIMESTAMPTZ '2000-01-01 00:00:00+00', 'USD', 1, 1, 1, 1)`,
+  // Unpriced: a model without a price, and a priced model at an unknown time.
+  ...[
+    ['unpriced-model', 90, 'timestamp', 'timestamp_source'],
+    ['usage-model', 91, "TIMESTAMPTZ '1970-01-01 00:00:00+00'", "'unknown'"],
+  ].map(
+    ([model, ordinal, time, source]) => `INSERT INTO usage (session_id, message_id, usage_ordinal, model,
+      input_tokens, measurement, representation, timestamp, timestamp_source)
+    SELECT session_id, message_id, ${ordinal}, '${model}', ${ordinal === 90 ? 5 : 7}, 'measured',
+      'composer-global', ${time}, ${source} FROM messages WHERE role = 'user' ORDER BY session_id, ordinal LIMIT 1`,
+  ),
+];
+
 beforeAll(async () => {
   const loaded = loadReportCorpus('duckdb').slice('duckdb:'.length);
   plain = `${loaded}.plain.duckdb`;
   withFacts = `${loaded}.facts.duckdb`;
+  priced = `${loaded}.priced.duckdb`;
   copyFileSync(loaded, plain);
   copyFileSync(loaded, withFacts);
   await onWarehouse(plain, HIDE_FACT_TABLES);
   await onWarehouse(withFacts, KNOWN_FACTS);
+  copyFileSync(loaded, priced);
+  await onWarehouse(priced, [...KNOWN_FACTS, ...PRICES, 'CHECKPOINT']);
 }, 120_000);
 
 describe('report figures', () => {
   it('without usage and file_edits: tokens from messages, files from v_file_touches', async () => {
     const figures = await withReadOnlyWarehouse(plain, readFigures);
-    expect(figures.tables).toEqual({ usage: false, fileEdits: false });
+    expect(figures.tables).toEqual({ usage: false, fileEdits: false, prices: false });
+    expect(figures.costs).toEqual([]);
     expect(figures.totals).toMatchObject({ sessions: 18, messages: 57, workspaces: 2 });
     expect(figures.activity.map((r) => r.day)).toContain('2025-10-14');
     const sonnet = figures.models.find((r) => r.model === 'claude-4-sonnet');
@@ -70,7 +93,9 @@ describe('report figures', () => {
 
   it('with usage and file_edits: tokens by model and measurement, files and workspaces from the edits', async () => {
     const figures = await withReadOnlyWarehouse(withFacts, readFigures);
-    expect(figures.tables).toEqual({ usage: true, fileEdits: true });
+    expect(figures.tables).toEqual({ usage: true, fileEdits: true, prices: false });
+    expect(figures.costs).toEqual([]);
+    expect(figures.models[0]!.cost).toBeUndefined();
     expect(figures.models.map((r) => [r.model, r.measurement, r.records])).toEqual([
       ['usage-model', 'measured', 17],
       ['usage-model', 'estimated', 20],
@@ -92,8 +117,36 @@ describe('report figures', () => {
     expect(list.rows.find((r) => r.title === 'Refactor module 0')).toMatchObject({ input_tokens: 150 });
   });
 
+  it('with a price table: cost per model and currency, never summed across currencies; unpriced rows kept', async () => {
+    const figures = await withReadOnlyWarehouse(priced, readFigures);
+    expect(figures.tables).toEqual({ usage: true, fileEdits: true, prices: true });
+    expect(figures.models.map((r) => [r.model, r.measurement, r.currency, r.records, r.cost])).toEqual([
+      ['usage-model', 'measured', 'USD', 16, expect.closeTo(1.976, 9)],
+      ['usage-model', 'estimated', 'USD', 18, expect.closeTo(1.08, 9)],
+      ['usage-model', 'estimated', 'EUR', 2, expect.closeTo(0.36, 9)],
+      ['usage-model', 'measured', 'EUR', 1, expect.closeTo(0.3, 9)],
+      ['usage-model', 'measured', null, 1, null],
+      ['unpriced-model', 'measured', null, 1, null],
+    ]);
+    // 1,600 input at 1,000/M + 160 output at 2,000/M + 112 cache reads at 500/M.
+    expect(figures.models[0]).toMatchObject({
+      input_tokens: 1600,
+      output_tokens: 160,
+      cache_read_tokens: 112,
+    });
+    expect(figures.costs).toEqual([
+      { currency: 'EUR', records: 3, cost: expect.closeTo(0.66, 9) },
+      { currency: 'USD', records: 34, cost: expect.closeTo(3.056, 9) },
+      { currency: null, records: 2, cost: null },
+    ]);
+  });
+
   it('the catalogue check sees only the tables the warehouse has', async () => {
-    expect(await withReadOnlyWarehouse(plain, reportTables)).toEqual({ usage: false, fileEdits: false });
+    expect(await withReadOnlyWarehouse(plain, reportTables)).toEqual({
+      usage: false,
+      fileEdits: false,
+      prices: false,
+    });
   });
 
   it('lists the most recently updated sessions first, up to the cap, and counts them all', async () => {
