@@ -713,7 +713,8 @@ export const CATALOGUE = {
   USAGE_FIELD_INVALID: {
     severity: ['warning'],
     exit: null,
-    meaning: 'A token count of the wrong type or range; that count is unknown (NULL), never defaulted.',
+    meaning:
+      'A token count or Composer mode of the wrong type or range; that value is unknown (NULL), never defaulted.',
     remedy:
       'None; the other counts and the session are loaded. A newer Cursor usage shape is the usual cause.',
     details: (z) =>

@@ -85,6 +85,7 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
     sourceKeys: [occurrence.sourceKey],
     extensions: null,
     codeBlockData: doc?.codeBlockData,
+    composerModes: { unifiedMode: doc?.unifiedMode, forceMode: doc?.forceMode },
   };
   return withAgentKv(view, data, occurrence);
 }

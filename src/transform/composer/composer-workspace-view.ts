@@ -104,5 +104,6 @@ export function composerWorkspaceView(contribution: ComposerWorkspaceContributio
     ],
     sourceKeys: [occurrence.sourceKey],
     extensions: { entryKind: data.entryKind },
+    composerModes: { unifiedMode: entry.unifiedMode, forceMode: entry.forceMode },
   };
 }

@@ -22,10 +22,16 @@ interface UsageFact {
 }
 
 const COMPOSER_REPRESENTATIONS = new Set<string>(['composer-global', 'composer-workspace']);
+const COMPOSER_FACTS = new Set<string>([...COMPOSER_REPRESENTATIONS, 'composer-agentkv']);
 
 function composerRepresentation(message: ViewMessage): Representation {
   const chosen = message.sources.find((s) => s.chosen && COMPOSER_REPRESENTATIONS.has(s.representation));
   return (chosen?.representation as Representation | undefined) ?? 'composer-global';
+}
+
+function composerViewRepresentation(view: SessionView): Representation {
+  const instance = view.instances.find((i) => COMPOSER_REPRESENTATIONS.has(i.representation));
+  return (instance?.representation as Representation | undefined) ?? 'composer-global';
 }
 
 /** The usage fact a message carries, reporting rejected members into `invalid` by representation. */
@@ -94,8 +100,29 @@ function cliFact(view: SessionView, last: MessageRow | undefined, invalid: strin
   };
 }
 
-function toRow(sessionId: string, fact: UsageFact, ordinal: number): UsageRow {
-  const { model, mode } = modelOrMode(fact.storedModel);
+/**
+ * The Composer session's mode as stored: the `unifiedMode` string, else `forceMode`. The first one
+ * present that is not a string makes the mode unknown, named in `invalid` (an integer is not mapped).
+ */
+function composerMode(view: SessionView, invalid: string[]): string | null {
+  const modes = view.composerModes;
+  if (modes === undefined) return null;
+  for (const field of ['unifiedMode', 'forceMode'] as const) {
+    const value = modes[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') {
+      invalid.push(field);
+      return null;
+    }
+    if (value.trim() !== '') return value;
+  }
+  return null;
+}
+
+function toRow(sessionId: string, fact: UsageFact, ordinal: number, sessionMode: string | null): UsageRow {
+  const { model, mode: modelMode } = modelOrMode(fact.storedModel);
+  // A stored `auto` model names how the model was chosen; otherwise a Composer row takes the session's mode.
+  const mode = modelMode ?? (COMPOSER_FACTS.has(fact.representation) ? sessionMode : null);
   return {
     session_id: sessionId,
     message_id: fact.messageId,
@@ -129,18 +156,27 @@ export function usageRows(
   const cli = cliFact(view, messages.at(-1), cliInvalid);
   if (cli !== null) facts.push(cli);
   if (cliInvalid.length > 0) invalid.set('cli-stream', cliInvalid);
+  const modeInvalid: string[] = [];
+  const sessionMode = composerMode(view, modeInvalid);
+  if (modeInvalid.length > 0) {
+    const representation = composerViewRepresentation(view);
+    invalid.set(representation, [...(invalid.get(representation) ?? []), ...modeInvalid]);
+  }
   const diagnostics: Diagnostic[] = [];
   for (const [representation, fields] of invalid) {
     for (const field of [...new Set(fields)].sort()) {
       diagnostics.push(
         diagnostic(
           'USAGE_FIELD_INVALID',
-          `A ${representation} usage count of the wrong type or range is unknown`,
+          `A ${representation} usage field of the wrong type or range is unknown`,
           { representation, field, count: fields.filter((f) => f === field).length },
           { sessionId: view.sessionId },
         ),
       );
     }
   }
-  return { rows: facts.map((fact, ordinal) => toRow(view.sessionId, fact, ordinal)), diagnostics };
+  return {
+    rows: facts.map((fact, ordinal) => toRow(view.sessionId, fact, ordinal, sessionMode)),
+    diagnostics,
+  };
 }

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
 import { cliRunWithUsage, cloudRunWithUsage } from '../../../fixtures/usage/usage-captures.js';
+import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
+import { decodedContributions } from '../../../src/transform/resolve/resolve-for-load.js';
+import { resolveSession } from '../../../src/transform/resolve-session.js';
 import { computeViewDigest } from '../../../src/transform/view-digest.js';
 import { onlySession, readCaptures } from '../../helpers/capture-sessions.js';
 import { tempDir } from '../../helpers/run-cli.js';
+import { sampleContributions } from '../../helpers/sample-sessions.js';
 
 const read = async (content: string) =>
   onlySession(await readCaptures([writeCapture(tempDir(), 'run.ndjson', content)]));
@@ -126,5 +130,58 @@ describe('usage and the view digest', () => {
     expect(computeViewDigest({ session, messages, toolCalls, sourceInstances })).not.toBe(
       session.view_digest,
     );
+  });
+});
+
+/** The sample sessions with the `composerData` mode fields replaced (absent keys removed). */
+async function sampleWithModes(modes: Record<string, unknown>): Promise<NormalizedSession[]> {
+  return (await sampleContributions()).map((hydrated) => {
+    const contributions = decodedContributions(hydrated);
+    for (const contribution of contributions) {
+      const doc = (contribution.data as { composerData?: Record<string, unknown> | null }).composerData;
+      if (doc === undefined || doc === null) continue;
+      delete doc.unifiedMode;
+      delete doc.forceMode;
+      Object.assign(doc, modes);
+    }
+    return resolveSession(contributions, { preferredSource: 'composer' });
+  });
+}
+
+const composerModes = (sessions: NormalizedSession[]) =>
+  [...new Set(sessions.flatMap((s) => s.usage.map((r) => `${r.representation}:${r.mode}`)))].sort();
+
+const modeDiagnostics = (sessions: NormalizedSession[]) =>
+  sessions
+    .flatMap((s) => s.diagnostics)
+    .filter((d) => d.code === 'USAGE_FIELD_INVALID')
+    .map((d) => [d.details.representation, d.details.field, d.details.count]);
+
+describe('usage mode of Composer sessions (composerData `unifiedMode`, else `forceMode`)', () => {
+  it('the string mode goes onto every Composer usage row as stored', async () => {
+    const sessions = await sampleWithModes({ unifiedMode: 'Plan', forceMode: 'edit' });
+    expect(sessions.flatMap((s) => s.usage).length).toBeGreaterThan(0);
+    expect(composerModes(sessions)).toEqual(['composer-global:Plan']);
+    expect(modeDiagnostics(sessions)).toEqual([]);
+  });
+
+  it('forceMode when unifiedMode is absent or empty; NULL when neither is stored', async () => {
+    expect(composerModes(await sampleWithModes({ unifiedMode: ' ', forceMode: 'edit' }))).toEqual([
+      'composer-global:edit',
+    ]);
+    expect(composerModes(await sampleWithModes({}))).toEqual(['composer-global:null']);
+  });
+
+  it('a mode that is not a string (an integer included: never mapped) is NULL with a typed diagnostic', async () => {
+    const sessions = await sampleWithModes({ unifiedMode: 2, forceMode: 'edit' });
+    expect(composerModes(sessions)).toEqual(['composer-global:null']);
+    const found = modeDiagnostics(sessions);
+    expect(found.length).toBeGreaterThan(0);
+    expect(new Set(found.map(String))).toEqual(new Set(['composer-global,unifiedMode,1']));
+    expect(modeDiagnostics(await sampleWithModes({ forceMode: { x: 1 } }))[0]).toEqual([
+      'composer-global',
+      'forceMode',
+      1,
+    ]);
   });
 });
