@@ -226,14 +226,7 @@ export class DuckDbTarget implements WarehouseTarget {
         await appendToTable(this.connection, fileEditsTable, fileEdits);
         await appendToTable(this.connection, usageTable, usage);
         faultPoint('batch-appended');
-        rows +=
-          writes.length +
-          messages.length +
-          toolCalls.length +
-          sourceInstances.length +
-          rowProvenance.length +
-          fileEdits.length +
-          usage.length;
+        rows += appending;
       }
       if (ledger !== undefined) {
         await this.ledger.writeBatch(ledger, results);
