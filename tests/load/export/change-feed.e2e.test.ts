@@ -160,9 +160,16 @@ describe.each(['duckdb', 'parquet'] as const)('etl export --changes on a %s targ
     const result = runCli([...args, '--consumer', 'engine', '--out', out]);
     expect(result.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(
-      ['changes', 'messages', 'row_provenance', 'sessions', 'source_instances', 'tool_calls'].map(
-        (t) => `${t}.parquet`,
-      ),
+      [
+        'changes',
+        'file_edits',
+        'messages',
+        'row_provenance',
+        'sessions',
+        'source_instances',
+        'tool_calls',
+        'usage',
+      ].map((t) => `${t}.parquet`),
     );
     const duck = await (await DuckDBInstance.create(':memory:')).connect();
     const changes = (
