@@ -2,7 +2,7 @@
  * The origin a run writes as: a human-chosen machine/profile name (`--origin`, config `origin`), or
  * one derived from the user and host names. Provenance only: never part of an identity or digest.
  */
-import { hostname, userInfo } from 'node:os';
+import { hostname } from 'node:os';
 import { UsageError } from './errors.js';
 
 const ORIGIN_PATTERN = /^[A-Za-z0-9][A-Za-z0-9@._-]{0,63}$/;
@@ -24,13 +24,9 @@ export interface OriginEnvironment {
   host: string | null;
 }
 
+/** The user comes from the environment: a passwd lookup can reach a name service over a socket. */
 export function currentOriginEnvironment(): OriginEnvironment {
-  let user: string | null = null;
-  try {
-    user = userInfo().username;
-  } catch {
-    user = process.env.USER ?? process.env.USERNAME ?? null;
-  }
+  const user = process.env.USER ?? process.env.LOGNAME ?? process.env.USERNAME ?? null;
   return { user, host: hostname() };
 }
 
