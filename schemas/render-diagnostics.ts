@@ -1,4 +1,7 @@
-/** Renders docs/diagnostics.md from the diagnostic catalogue (`src/shared/diagnostic-catalogue.ts`). */
+/**
+ * Renders docs/diagnostics.md from the diagnostic catalogue (`src/shared/diagnostic-catalogue.ts`,
+ * its entries kept by area in `src/shared/diagnostics/`), one row a code in alphabetical order.
+ */
 import { z } from 'zod';
 import { CATALOGUE, type CatalogueEntry } from '../src/shared/diagnostic-catalogue.js';
 import { EXIT } from '../src/shared/errors.js';
@@ -34,6 +37,12 @@ function typeOf(schema: JsonSchema): string {
   return types.join(' \\| ');
 }
 
+/** Word by word, so `AGENTKV_BLOB_HASH_MISMATCH` comes before `AGENTKV_BLOBS_UNLINKED`. */
+export function byCode(a: string, b: string): number {
+  const [x, y] = [a.replaceAll('_', ' '), b.replaceAll('_', ' ')];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 function detailsOf(entry: CatalogueEntry): string {
   const schema = z.toJSONSchema(entry.details(z), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const required = new Set(schema.required ?? []);
@@ -62,7 +71,8 @@ export function renderDiagnosticsDoc(): string {
     '| Code | Severity | Exit | Meaning | Remedy | Details |',
     '| --- | --- | --- | --- | --- | --- |',
   ];
-  for (const [code, entry] of Object.entries(CATALOGUE) as [string, CatalogueEntry][]) {
+  const entries = (Object.entries(CATALOGUE) as [string, CatalogueEntry][]).sort(([a], [b]) => byCode(a, b));
+  for (const [code, entry] of entries) {
     const severity = entry.severity.length > 0 ? entry.severity.join(', ') : '—';
     const exit = entry.exit === null ? '—' : `${EXIT[entry.exit]} (${EXIT_NAMES[entry.exit]})`;
     lines.push(

@@ -2,12 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { byCode } from '../../schemas/render-diagnostics.js';
 import { type Diagnostic, diagnostic } from '../../src/shared/diagnostic.js';
 import { CATALOGUE, type CatalogueEntry, type Code } from '../../src/shared/diagnostic-catalogue.js';
 import { IoError } from '../../src/shared/errors.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CATALOGUE_FILE = 'src/shared/diagnostic-catalogue.ts';
+/** The catalogue's entries, one file an area; its keys are definitions, not uses. */
+const PARTS_DIR = 'src/shared/diagnostics';
 const CODE_LIKE = /^[A-Z][A-Z0-9]+(_[A-Z0-9]+)+$/;
 /** Upper-snake strings of src that are not codes: DuckDB's access mode and parsed-SQL node types. */
 const NOT_CODES = new Set(['READ_ONLY', 'SELECT_NODE', 'COLUMN_REF', 'SQLITE_IOERR']);
@@ -28,7 +31,7 @@ function literalsBySourceFile(): Map<string, string[]> {
   const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.ts'))
     .map((name) => join('src', name).split('\\').join('/'))
-    .filter((file) => file !== CATALOGUE_FILE);
+    .filter((file) => file !== CATALOGUE_FILE && !file.startsWith(`${PARTS_DIR}/`));
   return new Map(files.map((file) => [file, codeLikeLiterals(readFileSync(join(ROOT, file), 'utf8'))]));
 }
 
@@ -58,6 +61,19 @@ describe('the diagnostic catalogue is the one definition of every code', () => {
       expect(entry.severity.length > 0 || entry.exit !== null, code).toBe(true);
       for (const text of [entry.meaning, entry.remedy]) expect(text, code).toMatch(/^[^\n]{10,120}\.$/);
     }
+  });
+
+  it('each code stands in exactly one area file, in alphabetical order, and every area is catalogued', async () => {
+    const names = readdirSync(join(ROOT, PARTS_DIR)).filter((name) => name !== 'catalogue-entry.ts');
+    const inParts: string[] = [];
+    for (const name of names) {
+      const module: Record<string, object> = await import(join(ROOT, PARTS_DIR, name));
+      const keys = Object.values(module).flatMap((part) => Object.keys(part));
+      expect(keys, name).toEqual([...keys].sort(byCode));
+      inParts.push(...keys);
+    }
+    expect(names.length).toBeGreaterThan(1);
+    expect(inParts.sort(byCode)).toEqual(Object.keys(CATALOGUE).sort(byCode));
   });
 
   it('codes and details are typed: a misspelled code or an undeclared field does not compile', () => {
