@@ -12,19 +12,16 @@ import { writePreIdentityWarehouse } from '../../fixtures/duckdb/pre-identity-wa
 import { writePreIdentityDataset } from '../../fixtures/parquet/pre-identity-dataset.js';
 import { addUnaffectedSession, buildIdentityCorpus } from '../../fixtures/store/identity-corpus.js';
 import { downgradeDuckDb } from '../../fixtures/subagent/schema-v3-warehouse.js';
-import { CONTENT_TABLES } from '../../schemas/tables.js';
 import { storedSessionProblems } from '../../src/load/duckdb/stored-session-check.js';
 import { readStoredSessions, storedSessionRanges } from '../../src/load/duckdb/stored-sessions.js';
 import { openMergeInput } from '../../src/load/merge-input.js';
-import { type TargetLocation, targetOpener } from '../../src/load/open-target.js';
-import { DatasetLayout } from '../../src/load/parquet/dataset-layout.js';
-import { readCurrentManifest } from '../../src/load/parquet/dataset-manifest.js';
+import type { TargetLocation } from '../../src/load/open-target.js';
 import { withReadOnlyTarget } from '../../src/load/read-only-target.js';
-import { type MergeSummary, runMerge } from '../../src/sync/merge-run.js';
 import { writeOriginWarehouse } from '../helpers/origin-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { sampleSessions } from '../helpers/sample-sessions.js';
 import { runInProcess } from '../helpers/sync-convergence.js';
+import { contentFileDigests, merge } from '../helpers/team-merge.js';
 
 /** Every file under `root` (or `root` itself): its relative path, mode and SHA-256. */
 function tree(root: string): Record<string, string> {
@@ -42,21 +39,9 @@ function tree(root: string): Record<string, string> {
   return out;
 }
 
-async function merge(target: TargetLocation, inputs: TargetLocation[]): Promise<MergeSummary> {
-  const warehouse = await (await targetOpener(target))();
-  try {
-    return await runMerge({ inputs, origin: 'team-job' }, warehouse);
-  } finally {
-    await warehouse.close();
-  }
-}
-
 /** What a write would change: the DuckDB file's rows by rowid, the Parquet state's content files. */
 async function written(location: TargetLocation): Promise<unknown> {
-  if (location.kind === 'parquet') {
-    const manifest = readCurrentManifest(new DatasetLayout(location.path))!;
-    return CONTENT_TABLES.map((t) => manifest.tables[t.name]!.files.map((f) => f.sha256).sort());
-  }
+  if (location.kind === 'parquet') return contentFileDigests(location.path);
   return withReadOnlyTarget(location, async (c) =>
     (
       await c.runAndReadAll(

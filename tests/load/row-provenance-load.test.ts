@@ -5,14 +5,14 @@
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runQuery, withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
+import { withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
 import { verifyWarehouse } from '../../src/load/duckdb/verify-warehouse.js';
 import { targetOpener } from '../../src/load/open-target.js';
-import { openDatasetReadOnly } from '../../src/load/parquet/dataset-reader.js';
 import type { LoadResult } from '../../src/load/target.js';
 import { emptyCounts } from '../../src/sync/run-counts.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 import { stateDataFiles } from '../helpers/dataset-files.js';
+import { rowsOf } from '../helpers/query-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { sampleSessions } from '../helpers/sample-sessions.js';
 
@@ -28,16 +28,6 @@ async function loadInto(kind: 'duckdb' | 'parquet', path: string, sessions: Norm
     return results;
   } finally {
     await target.close();
-  }
-}
-
-async function rows(kind: 'duckdb' | 'parquet', path: string, sql: string) {
-  if (kind === 'duckdb') return withReadOnlyWarehouse(path, async (c) => (await runQuery(c, sql)).rows);
-  const dataset = await openDatasetReadOnly(path);
-  try {
-    return (await runQuery(dataset.connection, sql)).rows;
-  } finally {
-    dataset.close();
   }
 }
 
@@ -65,14 +55,14 @@ describe('row provenance at the load', () => {
     it(`${kind}: moved locators update provenance without counting as a content change`, async () => {
       const path = join(tempDir(), kind === 'duckdb' ? 'w.duckdb' : 'dataset');
       expect(actions(await loadInto(kind, path, sessions))).toEqual(sessions.map(() => 'insert'));
-      const content = await rows(kind, path, CONTENT);
-      const before = await rows(kind, path, LOCATORS);
+      const content = await rowsOf(kind, path, CONTENT);
+      const before = await rowsOf(kind, path, LOCATORS);
       expect(before).toHaveLength(sessions.reduce((n, s) => n + s.rowProvenance.length, 0));
       const files = kind === 'parquet' ? stateDataFiles(path) : null;
       const relocated = moved(sessions);
       expect(relocated.map((s) => s.session.view_digest)).toEqual(sessions.map((s) => s.session.view_digest));
       expect(actions(await loadInto(kind, path, relocated))).toEqual(sessions.map(() => 'unchanged'));
-      expect(await rows(kind, path, CONTENT)).toEqual(content);
+      expect(await rowsOf(kind, path, CONTENT)).toEqual(content);
       if (files !== null) {
         // Only the row locators moved: every file but row_provenance's (and the ledger's) is shared.
         const rewritten = [...stateDataFiles(path)]
@@ -80,19 +70,19 @@ describe('row provenance at the load', () => {
           .map(([key]) => key.split('/')[0]);
         expect([...new Set(rewritten)]).toEqual(['row_provenance']);
       }
-      const after = await rows(kind, path, LOCATORS);
+      const after = await rowsOf(kind, path, LOCATORS);
       expect(after.map((r) => r.locator)).toEqual(before.map((r) => `${r.locator}~moved`));
       // Identical input writes nothing more.
       expect(actions(await loadInto(kind, path, relocated))).toEqual(sessions.map(() => 'unchanged'));
-      expect(await rows(kind, path, LOCATORS)).toEqual(after);
+      expect(await rowsOf(kind, path, LOCATORS)).toEqual(after);
     }, 120_000);
   }
 
   it('a version 2 warehouse (no row_provenance) gets the table from the migration and its rows from the next run, nothing replaced', async () => {
     const path = join(tempDir(), 'w.duckdb');
     await loadInto('duckdb', path, sessions);
-    const content = await rows('duckdb', path, CONTENT);
-    const messages = await rows('duckdb', path, 'SELECT * FROM messages ORDER BY session_id, ordinal');
+    const content = await rowsOf('duckdb', path, CONTENT);
+    const messages = await rowsOf('duckdb', path, 'SELECT * FROM messages ORDER BY session_id, ordinal');
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
     await connection.run('DROP TABLE row_provenance');
@@ -100,11 +90,11 @@ describe('row provenance at the load', () => {
     connection.closeSync();
     instance.closeSync();
     expect(actions(await loadInto('duckdb', path, sessions))).toEqual(sessions.map(() => 'unchanged'));
-    expect(await rows('duckdb', path, CONTENT)).toEqual(content);
-    expect(await rows('duckdb', path, 'SELECT * FROM messages ORDER BY session_id, ordinal')).toEqual(
+    expect(await rowsOf('duckdb', path, CONTENT)).toEqual(content);
+    expect(await rowsOf('duckdb', path, 'SELECT * FROM messages ORDER BY session_id, ordinal')).toEqual(
       messages,
     );
-    const filled = await rows('duckdb', path, 'SELECT count(*)::INTEGER AS n FROM row_provenance');
+    const filled = await rowsOf('duckdb', path, 'SELECT count(*)::INTEGER AS n FROM row_provenance');
     expect(filled[0]!.n).toBe(sessions.reduce((n, s) => n + s.rowProvenance.length, 0));
     // These loads carry no ledger batch: only the ledger check has something to say.
     const { problems } = await withReadOnlyWarehouse(path, verifyWarehouse);

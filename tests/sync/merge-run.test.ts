@@ -1,20 +1,17 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_TABLES } from '../../schemas/tables.js';
 import { openWarehouse } from '../../src/load/duckdb/duckdb-warehouse.js';
 import { runQuery } from '../../src/load/duckdb/read-only-query.js';
 import { openMergeInput } from '../../src/load/merge-input.js';
 import { type TargetLocation, targetOpener } from '../../src/load/open-target.js';
-import { DatasetLayout } from '../../src/load/parquet/dataset-layout.js';
-import { readCurrentManifest } from '../../src/load/parquet/dataset-manifest.js';
 import { withReadOnlyTarget } from '../../src/load/read-only-target.js';
-import { type MergeSummary, runMerge } from '../../src/sync/merge-run.js';
 import { emptyCounts } from '../../src/sync/run-counts.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 import { computeViewDigest } from '../../src/transform/view-digest.js';
 import { writeOriginWarehouse } from '../helpers/origin-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { sampleSessions } from '../helpers/sample-sessions.js';
+import { contentFileDigests, merge } from '../helpers/team-merge.js';
 
 const ROWS_SQL = `SELECT 'sessions' AS t, rowid AS r, session_id AS s, origin AS o, md5(x::VARCHAR) AS h FROM sessions x
   UNION ALL SELECT 'messages', rowid, session_id, NULL, md5(x::VARCHAR) FROM messages x
@@ -24,17 +21,7 @@ const ROWS_SQL = `SELECT 'sessions' AS t, rowid AS r, session_id AS s, origin AS
 /** What a write would change: rowids and rows of the DuckDB file, the content files of the Parquet state. */
 async function written(location: TargetLocation): Promise<unknown> {
   if (location.kind === 'duckdb') return rows(location);
-  const manifest = readCurrentManifest(new DatasetLayout(location.path))!;
-  return CONTENT_TABLES.map((t) => manifest.tables[t.name]!.files.map((f) => f.sha256).sort());
-}
-
-async function merge(target: TargetLocation, inputs: TargetLocation[]): Promise<MergeSummary> {
-  const warehouse = await (await targetOpener(target))();
-  try {
-    return await runMerge({ inputs, origin: 'team-job' }, warehouse);
-  } finally {
-    await warehouse.close();
-  }
+  return contentFileDigests(location.path);
 }
 
 const rows = (location: TargetLocation, sql = ROWS_SQL) =>

@@ -11,27 +11,15 @@ import {
   TASK_CALLS,
   writeSubagentCorpus,
 } from '../../fixtures/subagent/subagent-corpus.js';
-import { runQuery, withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
-import { openDatasetReadOnly } from '../../src/load/parquet/dataset-reader.js';
 import type { RunSummary } from '../../src/sync/run-state.js';
+import { rowsOf } from '../helpers/query-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/sync-convergence.js';
 
 type Kind = 'duckdb' | 'parquet';
-type Row = Record<string, unknown>;
 interface Sources {
   userDir: string;
   storeRoot: string;
-}
-
-async function rowsOf(kind: Kind, path: string, sql: string): Promise<Row[]> {
-  if (kind === 'duckdb') return withReadOnlyWarehouse(path, async (c) => (await runQuery(c, sql)).rows);
-  const dataset = await openDatasetReadOnly(path);
-  try {
-    return (await runQuery(dataset.connection, sql)).rows;
-  } finally {
-    dataset.close();
-  }
 }
 
 const LINKS = `SELECT session_id, parent_session_id, root_session_id, spawn_tool_call_id, subagent_type

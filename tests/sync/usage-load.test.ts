@@ -9,26 +9,16 @@ import { AGENTKV_SESSIONS, writeAgentKvCorpus } from '../../fixtures/agentkv/age
 import { writeCapture } from '../../fixtures/capture/write-capture.js';
 import { SDK_AGENTS, writeSdkStoreCorpus } from '../../fixtures/sdk/sdk-store-corpus.js';
 import { cliRunWithUsage, cloudRunWithUsage } from '../../fixtures/usage/usage-captures.js';
-import { runQuery, withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
+import { withReadOnlyWarehouse } from '../../src/load/duckdb/read-only-query.js';
 import { recomputeViewDigests } from '../../src/load/duckdb/recompute-digests.js';
 import { verifyWarehouse } from '../../src/load/duckdb/verify-warehouse.js';
 import { WAREHOUSE_SCHEMA_VERSION } from '../../src/load/duckdb/warehouse-version.js';
-import { openDatasetReadOnly } from '../../src/load/parquet/dataset-reader.js';
 import type { RunSummary } from '../../src/sync/run-state.js';
+import { rowsOf } from '../helpers/query-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
 import { type InProcessSources, runInProcess } from '../helpers/sync-convergence.js';
 
 type Kind = 'duckdb' | 'parquet';
-
-async function rowsOf(kind: Kind, path: string, sql: string): Promise<Record<string, unknown>[]> {
-  if (kind === 'duckdb') return withReadOnlyWarehouse(path, async (c) => (await runQuery(c, sql)).rows);
-  const dataset = await openDatasetReadOnly(path);
-  try {
-    return (await runQuery(dataset.connection, sql)).rows;
-  } finally {
-    dataset.close();
-  }
-}
 
 const USAGE = `SELECT session_id, message_id IS NULL AS request_level, request_id, model, mode, input_tokens,
   output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, measurement, representation
