@@ -184,11 +184,11 @@ export async function redactSession(
   const text = (value: string | null): number | null => (value === null ? null : batch.text(value));
   const json = (value: string | null): number | null => (value === null ? null : batch.json(value));
   const paths = (value: string | null): number | null => (settings.homePaths ? text(value) : null);
-  const { session } = sealed;
+  const { view_digest: _old, ...session } = sealed.session;
   const sessionSlots = {
     title: text(session.title),
     extensions: json(session.extensions),
-    workspace: paths(session.workspace_path),
+    workspace_path: paths(session.workspace_path),
   };
   const messageSlots = sealed.messages.map((row) => ({
     content: batch.text(row.content),
@@ -202,61 +202,32 @@ export async function redactSession(
     files: batch.json(row.files),
     extensions: json(row.extensions),
   }));
-  const instanceSlots = sealed.sourceInstances.map((row) => paths(row.workspace_path));
+  const instanceSlots = sealed.sourceInstances.map((row) => ({ workspace_path: paths(row.workspace_path) }));
   const editSlots = sealed.fileEdits.map((row) => ({
     path: paths(row.path),
-    workspace: paths(row.workspace_path),
+    workspace_path: paths(row.workspace_path),
     diff: text(row.diff),
-    oldText: text(row.old_text),
-    newText: text(row.new_text),
+    old_text: text(row.old_text),
+    new_text: text(row.new_text),
     extensions: json(row.extensions),
   }));
   const out = await batch.redact(settings, counts);
-  const at = (slot: number | null, value: string | null): string | null =>
-    slot === null ? value : out[slot]!;
-  const { view_digest: _old, ...sessionFields } = session;
-  const redactedSession = {
-    ...sessionFields,
-    title: at(sessionSlots.title, session.title),
-    extensions: at(sessionSlots.extensions, session.extensions),
-    workspace_path: at(sessionSlots.workspace, session.workspace_path),
-  };
-  const messages = sealed.messages.map((row, i) => {
-    const slots = messageSlots[i]!;
-    return {
-      ...row,
-      content: out[slots.content]!,
-      thinking: at(slots.thinking, row.thinking),
-      extensions: at(slots.extensions, row.extensions),
-    };
-  });
-  const toolCalls = sealed.toolCalls.map((row, i) => {
-    const slots = toolSlots[i]!;
-    return {
-      ...row,
-      params: at(slots.params, row.params),
-      result: at(slots.result, row.result),
-      error: at(slots.error, row.error),
-      files: out[slots.files]!,
-      extensions: at(slots.extensions, row.extensions),
-    };
-  });
-  const sourceInstances = sealed.sourceInstances.map((row, i) => ({
-    ...row,
-    workspace_path: at(instanceSlots[i]!, row.workspace_path),
-  }));
-  const fileEdits = sealed.fileEdits.map((row, i) => {
-    const slots = editSlots[i]!;
-    return {
-      ...row,
-      path: at(slots.path, row.path),
-      workspace_path: at(slots.workspace, row.workspace_path),
-      diff: at(slots.diff, row.diff),
-      old_text: at(slots.oldText, row.old_text),
-      new_text: at(slots.newText, row.new_text),
-      extensions: at(slots.extensions, row.extensions),
-    };
-  });
+  /** Each row with every column it added to the batch replaced by that slot's redacted value. */
+  const redacted = <R extends object, K extends keyof R>(
+    rows: readonly R[],
+    slots: readonly Record<K, number | null>[],
+  ): R[] =>
+    rows.map((row, i) => {
+      const copy = { ...row };
+      for (const [column, slot] of Object.entries<number | null>(slots[i]!))
+        if (slot !== null) (copy as Record<string, unknown>)[column] = out[slot]!;
+      return copy;
+    });
+  const redactedSession = redacted([session], [sessionSlots])[0]!;
+  const messages = redacted(sealed.messages, messageSlots);
+  const toolCalls = redacted(sealed.toolCalls, toolSlots);
+  const sourceInstances = redacted(sealed.sourceInstances, instanceSlots);
+  const fileEdits = redacted(sealed.fileEdits, editSlots);
   const view_digest = computeViewDigest({
     session: redactedSession,
     messages,
