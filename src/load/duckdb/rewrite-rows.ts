@@ -12,16 +12,12 @@ import {
   sourcesTable,
 } from '../../../schemas/ledger-tables.js';
 import {
+  CONTENT_TABLES,
   diagnosticsTable,
-  fileEditsTable,
-  messagesTable,
-  rowProvenanceTable,
   sessionsTable,
   sourceInstancesTable,
-  toolCallsTable,
-  usageTable,
 } from '../../../schemas/tables.js';
-import type { ArchiveRewrite } from '../target.js';
+import type { ArchiveRewrite, StoredSession } from '../target.js';
 import { appendToTable } from './row-appender.js';
 import { readStoredSessions, storedSessionRanges, type TableSource } from './stored-sessions.js';
 
@@ -93,6 +89,17 @@ async function inTransaction(dest: DuckDBConnection, work: () => Promise<void>):
   }
 }
 
+/** The rows a stored session holds in each content table. */
+const ROWS_IN: Record<string, (s: StoredSession) => readonly Record<string, unknown>[]> = {
+  sessions: (s) => [s.session],
+  messages: (s) => s.messages,
+  tool_calls: (s) => s.toolCalls,
+  source_instances: (s) => s.sourceInstances,
+  row_provenance: (s) => s.rowProvenance,
+  file_edits: (s) => s.fileEdits,
+  usage: (s) => s.usage,
+};
+
 /** Rewrites every session of `from` into `dest`; returns how many. `dest` must be empty. */
 export async function rewriteRows(
   dest: DuckDBConnection,
@@ -103,51 +110,13 @@ export async function rewriteRows(
   await inTransaction(dest, () => copyLedger(dest, from));
   let sessions = 0;
   for (const range of await storedSessionRanges(dest, undefined, from)) {
-    const rewritten = [];
+    const rewritten: StoredSession[] = [];
     for (const stored of await readStoredSessions(dest, range, from))
       rewritten.push(await rewrite.session(stored));
-    await dest.run('BEGIN TRANSACTION');
-    try {
-      await appendToTable(
-        dest,
-        sessionsTable,
-        rewritten.map((s) => s.session),
-      );
-      await appendToTable(
-        dest,
-        messagesTable,
-        rewritten.flatMap((s) => s.messages),
-      );
-      await appendToTable(
-        dest,
-        toolCallsTable,
-        rewritten.flatMap((s) => s.toolCalls),
-      );
-      await appendToTable(
-        dest,
-        sourceInstancesTable,
-        rewritten.flatMap((s) => s.sourceInstances),
-      );
-      await appendToTable(
-        dest,
-        rowProvenanceTable,
-        rewritten.flatMap((s) => s.rowProvenance),
-      );
-      await appendToTable(
-        dest,
-        fileEditsTable,
-        rewritten.flatMap((s) => s.fileEdits),
-      );
-      await appendToTable(
-        dest,
-        usageTable,
-        rewritten.flatMap((s) => s.usage),
-      );
-      await dest.run('COMMIT');
-    } catch (error) {
-      await dest.run('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
+    await inTransaction(dest, async () => {
+      for (const table of CONTENT_TABLES)
+        await appendToTable(dest, table, rewritten.flatMap(ROWS_IN[table.name]!));
+    });
     sessions += rewritten.length;
   }
   return sessions;
