@@ -11,8 +11,10 @@ const RELIABILITY = ['tests/reliability/**/*.test.ts', 'tests/**/*.e2e.test.ts']
  * fresh one. `tests/architecture/module-mocks.test.ts` keeps the list complete.
  */
 export const MODULE_MOCKING = [
+  'tests/extract/backup/zip-index.test.ts',
   'tests/extract/capture/capture-adapter.test.ts',
   'tests/extract/composer/discover-user-dir.test.ts',
+  'tests/extract/sqlite/sqlite-driver.test.ts',
   'tests/extract/store/store-inventory.test.ts',
   'tests/sync/wsl-io-retry.test.ts',
 ];

@@ -5,7 +5,11 @@
  */
 export const denied = new Map<string, string>();
 
+/** Every path given to `lstatSync` or `statSync` through the mock, in call order. */
+export const statted: string[] = [];
+
 const REFUSING = ['readdirSync', 'openSync', 'readFileSync'] as const;
+const COUNTED = ['lstatSync', 'statSync'] as const;
 
 export function deniedFs<T extends Record<string, unknown>>(fs: T): T {
   const patched: Record<string, unknown> = {};
@@ -14,6 +18,13 @@ export function deniedFs<T extends Record<string, unknown>>(fs: T): T {
     patched[name] = (path: unknown, ...rest: unknown[]): unknown => {
       const code = typeof path === 'string' ? denied.get(path) : undefined;
       if (code !== undefined) throw Object.assign(new Error(`${code}: refused by the test`), { code });
+      return original(path, ...rest);
+    };
+  }
+  for (const name of COUNTED) {
+    const original = fs[name] as (...args: unknown[]) => unknown;
+    patched[name] = (path: unknown, ...rest: unknown[]): unknown => {
+      statted.push(String(path));
       return original(path, ...rest);
     };
   }

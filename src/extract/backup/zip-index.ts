@@ -12,7 +12,8 @@ import type { ReadLimits } from '../limits/read-limits.js';
 import { BackupArchiveInvalid } from './backup-errors.js';
 import { checkEntryName, foldedName } from './entry-name.js';
 
-const yauzl = requireCommonJs('yauzl') as typeof import('yauzl');
+/** Required at the first archive opened: most runs read no backup. */
+let yauzl: typeof import('yauzl') | null = null;
 
 export interface IndexedEntry {
   name: string;
@@ -55,6 +56,7 @@ function openArchiveFile(path: string): { fd: number; size: number } {
 
 function openZip(fd: number): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
+    yauzl ??= requireCommonJs('yauzl') as typeof import('yauzl');
     yauzl.fromFd(
       fd,
       { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },

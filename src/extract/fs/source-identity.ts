@@ -1,10 +1,16 @@
 /** Opaque references and change evidence for physical sources; paths never leave extract. */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { SourceFingerprint, SourceKind } from '../../shared/source-fingerprint.js';
 
+/** One-shot `crypto.hash` (Node ≥ 20.12) where present: a `Hash` object per key cost more than its digest. */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
+
 function shortHash(...parts: string[]): string {
-  return createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);
+  return sha256Hex(parts.join('\0')).slice(0, 32);
 }
 
 export function sourceKeyFor(kind: SourceKind, locator: string): string {

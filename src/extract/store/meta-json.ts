@@ -3,9 +3,9 @@
  * never leaves). A `schemaVersion` other than 1 is unsupported; a documented field of another type
  * is damage: `problem` names it, that field is unknown and the well-typed ones are kept.
  */
-import { closeSync, fstatSync, readFileSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { readTimeField, type TimeProblem } from '../../shared/time/read-instant.js';
-import { openRegularFileSync } from '../fs/open-regular-file.js';
+import { openSizedRegularFileSync, readOpenedFileSync } from '../fs/open-regular-file.js';
 import { hasWrongTypedField } from '../text/field-types.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
@@ -73,14 +73,15 @@ export function parseMetaJson(bytes: Uint8Array): MetaJsonFacts {
 /** Facts of the meta.json entry at `path`; a FIFO or device there is never opened. */
 export function readMetaJson(path: string): MetaJsonFacts {
   let fd: number;
+  let size: number;
   try {
-    fd = openRegularFileSync(path);
+    ({ fd, size } = openSizedRegularFileSync(path));
   } catch (error) {
     return unsupported((error as NodeJS.ErrnoException).code ?? 'open-failed');
   }
   try {
-    if (fstatSync(fd).size > META_JSON_MAX_BYTES) return unsupported('too-large');
-    return parseMetaJson(readFileSync(fd));
+    const bytes = readOpenedFileSync(fd, size, META_JSON_MAX_BYTES);
+    return bytes === null ? unsupported('too-large') : parseMetaJson(bytes);
   } catch (error) {
     return unsupported((error as NodeJS.ErrnoException).code ?? 'read-failed');
   } finally {

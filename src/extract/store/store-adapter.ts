@@ -69,9 +69,21 @@ function preferredMeta(dirs: readonly SessionDirEntry[]): MetaJsonFacts | null {
   return metas[0]?.meta ?? null;
 }
 
-/** Store cwds are plain paths; they compare with other workspaces only once normalized. */
-function workspaceOf(cwd: string | null): string | null {
-  return cwd === null ? null : normalizeWorkspacePath(cwd);
+/**
+ * Store cwds are plain paths; they compare with other workspaces only once normalized. Many
+ * sessions share a cwd, so each is normalized once per discovery.
+ */
+function workspaceNormalizer(): (cwd: string | null) => string | null {
+  const normalized = new Map<string, string | null>();
+  return (cwd) => {
+    if (cwd === null) return null;
+    let path = normalized.get(cwd);
+    if (path === undefined) {
+      path = normalizeWorkspacePath(cwd);
+      normalized.set(cwd, path);
+    }
+    return path;
+  };
 }
 
 export class StoreAdapter implements SourceAdapter {
@@ -81,6 +93,7 @@ export class StoreAdapter implements SourceAdapter {
   async discover(roots: SourceRoots, ctx?: ReadContext): Promise<DiscoveredSource[]> {
     if (roots.cursorStoreRoot === null) return [];
     const inventory = inventoryStoreRoot(roots.cursorStoreRoot);
+    const workspaceOf = workspaceNormalizer();
     const inventoryComplete = inventory.unlistable.length === 0;
     for (const item of unlistableStoreDirectories(inventory.unlistable)) ctx?.diagnostics?.add(item);
     const dirsById = new Map<string, SessionDirEntry[]>();

@@ -83,9 +83,11 @@ function hasFile(entries: Dirent[], name: string): boolean {
 
 /**
  * Null for a regular file (a link to one inside the Store root is followed); else why it is not one.
- * Only stat calls: a FIFO or device is never opened, so it cannot block the run.
+ * Only stat calls: a FIFO or device is never opened, so it cannot block the run. An entry the listing
+ * already typed as a regular file (not a link) needs none.
  */
-function regularFileProblem(path: string, realRoot: string): string | null {
+function regularFileProblem(path: string, realRoot: string, listed?: Dirent): string | null {
+  if (listed?.isFile()) return null;
   try {
     if (lstatSync(path).isSymbolicLink() && !realpathSync(path).startsWith(realRoot + sep))
       return 'outside-store-root';
@@ -112,8 +114,9 @@ function sessionDir(
 ): SessionDirEntry | null {
   const entries = list(dir, walk);
   // Any entry named store.db counts: a directory, FIFO or broken link there is reported, not skipped.
-  const dbPath = entries.some((e) => e.name === 'store.db') ? join(dir, 'store.db') : null;
-  const dbProblem = dbPath === null ? null : regularFileProblem(dbPath, walk.realRoot);
+  const db = entries.find((e) => e.name === 'store.db');
+  const dbPath = db === undefined ? null : join(dir, 'store.db');
+  const dbProblem = dbPath === null ? null : regularFileProblem(dbPath, walk.realRoot, db);
   // A meta.json that is a directory, FIFO or broken link is unsupported metadata, not an absent one.
   const meta = entries.some((e) => e.name === 'meta.json') ? readMetaJson(join(dir, 'meta.json')) : null;
   if (dbPath === null && meta === null) return null;
@@ -156,11 +159,17 @@ function inventoryTranscripts(root: string, walk: Walk, out: TranscriptEntry[]):
   for (const project of list(join(root, 'projects'), walk)) {
     if (!project.isDirectory()) continue;
     const base = join(root, 'projects', project.name, 'agent-transcripts');
-    const add = (sessionId: string, path: string, layout: TranscriptLayout, parent: string | null = null) =>
+    const add = (
+      sessionId: string,
+      path: string,
+      listed: Dirent,
+      layout: TranscriptLayout,
+      parent: string | null = null,
+    ) =>
       out.push({
         sessionId,
         path,
-        problem: regularFileProblem(path, walk.realRoot),
+        problem: regularFileProblem(path, walk.realRoot, listed),
         layout,
         projectDir: project.name,
         parentSessionId: parent,
@@ -169,19 +178,19 @@ function inventoryTranscripts(root: string, walk: Walk, out: TranscriptEntry[]):
       if (!entry.isDirectory()) {
         const flat = stem(entry.name, '.jsonl');
         const legacy = stem(entry.name, '.txt');
-        if (flat !== null) add(flat, join(base, entry.name), 'flat');
-        else if (legacy !== null) add(legacy, join(base, entry.name), 'legacy-txt');
+        if (flat !== null) add(flat, join(base, entry.name), entry, 'flat');
+        else if (legacy !== null) add(legacy, join(base, entry.name), entry, 'legacy-txt');
         continue;
       }
       const nestedDir = join(base, entry.name);
       const nested = list(nestedDir, walk);
-      if (nested.some((e) => e.name === `${entry.name}.jsonl`))
-        add(entry.name, join(nestedDir, `${entry.name}.jsonl`), 'nested');
+      const own = nested.find((e) => e.name === `${entry.name}.jsonl`);
+      if (own !== undefined) add(entry.name, join(nestedDir, own.name), own, 'nested');
       // Listed only when present: an absent one would cost a thrown ENOENT per transcript.
       if (!nested.some((e) => e.name === 'subagents')) continue;
       for (const sub of list(join(nestedDir, 'subagents'), walk)) {
         const id = sub.isDirectory() ? null : stem(sub.name, '.jsonl');
-        if (id !== null) add(id, join(nestedDir, 'subagents', sub.name), 'subagent', entry.name);
+        if (id !== null) add(id, join(nestedDir, 'subagents', sub.name), sub, 'subagent', entry.name);
       }
     }
   }

@@ -346,7 +346,8 @@ export class DuckDbTarget implements WarehouseTarget {
       const kept = !wrote && (await this.warehouse.keepSmallWal());
       if (!kept) {
         // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
-        collectGarbage();
+        // A run that wrote no session rows holds none: a full collection would be its largest cost.
+        if (wrote) collectGarbage();
         // Explicit, because the one DuckDB runs on close swallows its error: a full disk would leave
         // the rows only in the WAL behind a "committed" run.
         await guardWrite(this.reportedAs, 'checkpoint', () => this.connection.run('CHECKPOINT'));

@@ -3,7 +3,7 @@
  * to be flattened first, costly for non-Latin-1 text. Short ASCII pieces are copied unit by unit,
  * cheaper than one native encode each.
  */
-import { createHash, type Hash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import {
   type ByteBuffer,
   byteBuffer,
@@ -35,8 +35,12 @@ function takeBuffer(): ByteBuffer<Buffer> {
   return buffer;
 }
 
+/** One-shot SHA-256 (`crypto.hash`, Node ≥ 20.12), or null where this Node lacks it. */
+const oneShot = typeof crypto.hash === 'function' ? crypto.hash : null;
+
 export class Utf8HashSink {
-  readonly #hash: Hash = createHash('sha256');
+  /** Created at the first flush: text that fits the buffer is hashed in one shot, with no `Hash` object. */
+  #hash: crypto.Hash | null = null;
   readonly #buffer: ByteBuffer<Buffer> = takeBuffer();
   #used = 0;
 
@@ -90,9 +94,16 @@ export class Utf8HashSink {
 
   /** The digest; the sink must not be used afterwards (its buffer goes to the next sink). */
   digestHex(): string {
-    this.#flush();
     spare = this.#buffer;
-    return this.#hash.digest('hex');
+    if (this.#hash === null && oneShot !== null)
+      return oneShot('sha256', this.#buffer.bytes.subarray(0, this.#used), 'hex');
+    this.#flush();
+    return this.#started().digest('hex');
+  }
+
+  #started(): crypto.Hash {
+    this.#hash ??= crypto.createHash('sha256');
+    return this.#hash;
   }
 
   #reserve(bytes: number): void {
@@ -103,7 +114,7 @@ export class Utf8HashSink {
     const worst = text.length * MAX_BYTES_PER_UNIT;
     this.#reserve(worst);
     // Text too large for the buffer goes to the hash directly (the same UTF-8 bytes).
-    if (worst > BUFFER_BYTES) this.#hash.update(text, 'utf8');
+    if (worst > BUFFER_BYTES) this.#started().update(text, 'utf8');
     else this.#used += this.#buffer.bytes.write(text, this.#used, 'utf8');
   }
 
@@ -130,7 +141,7 @@ export class Utf8HashSink {
 
   #flush(): void {
     if (this.#used === 0) return;
-    this.#hash.update(this.#buffer.bytes.subarray(0, this.#used));
+    this.#started().update(this.#buffer.bytes.subarray(0, this.#used));
     this.#used = 0;
   }
 }

@@ -1,8 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, readSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openRegularFile, openRegularFileSync } from '../../../src/extract/fs/open-regular-file.js';
+import {
+  openRegularFile,
+  openRegularFileSync,
+  openSizedRegularFileSync,
+  readOpenedFileSync,
+} from '../../../src/extract/fs/open-regular-file.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 describe('opening a source file never blocks and admits only a regular file', () => {
@@ -41,6 +46,21 @@ describe('opening a source file never blocks and admits only a regular file', ()
       });
     });
   }
+
+  it('reads a small file whole from one fstat, past a size that grew, and refuses one past the bound', () => {
+    const grown = join(dir, 'grown.json');
+    writeFileSync(grown, '{"a":1}');
+    const { fd, size } = openSizedRegularFileSync(grown);
+    expect(size).toBe(7);
+    appendFileSync(grown, 'x'.repeat(20));
+    try {
+      expect(readOpenedFileSync(fd, size, 100)?.toString()).toBe(`{"a":1}${'x'.repeat(20)}`);
+      expect(readOpenedFileSync(fd, size, 26)).toBeNull();
+      expect(readOpenedFileSync(fd, 27, 27)?.length).toBe(27);
+    } finally {
+      closeSync(fd);
+    }
+  });
 
   it('keeps the errno of a failed open (a vanished file is ENOENT)', () => {
     expect(() => openRegularFileSync(join(dir, 'gone'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));

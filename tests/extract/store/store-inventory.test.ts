@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compactSessionId, inventoryStoreRoot } from '../../../src/extract/store/store-inventory.js';
 import { unlistableStoreDirectories } from '../../../src/extract/store/store-source-diagnostics.js';
-import { denied } from '../../helpers/denied-fs.js';
+import { denied, statted } from '../../helpers/denied-fs.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 vi.mock('node:fs', async (original) =>
@@ -57,6 +57,27 @@ describe('Store inventory of entries that are not regular files', () => {
       outside: 'outside-store-root',
       regular: null,
     });
+  });
+
+  it('stats no entry its listing already typed as a regular file, and still checks a link', () => {
+    const { root, transcripts, outside } = storeRoot();
+    const dir = join(root, 'chats', 'c'.repeat(32), 'sess');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'store.db'), '');
+    mkdirSync(join(transcripts, 'plain'));
+    writeFileSync(join(transcripts, 'plain', 'plain.jsonl'), '{}\n');
+    writeFileSync(join(transcripts, 'flat.jsonl'), '{}\n');
+    mkdirSync(join(transcripts, 'linked'));
+    symlinkSync(outside, join(transcripts, 'linked', 'linked.jsonl'));
+    statted.length = 0;
+    const inventory = inventoryStoreRoot(root);
+    expect(inventory.sessionDirs.map((d) => [d.sessionId, d.dbProblem])).toEqual([['sess', null]]);
+    expect(inventory.transcripts.map((t) => [t.sessionId, t.problem])).toEqual([
+      ['flat', null],
+      ['linked', 'outside-store-root'],
+      ['plain', null],
+    ]);
+    expect(statted).toEqual([join(transcripts, 'linked', 'linked.jsonl')]);
   });
 
   it('refuses a store.db linked outside the Store root and reports a meta.json that is not a file', () => {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DuckDbTarget } from '../../../src/load/duckdb/duckdb-target.js';
 import { openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
 import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
@@ -56,6 +56,28 @@ describe('opening and closing the DuckDB warehouse', () => {
       runQuery(c, 'SELECT run_id, status FROM etl_runs ORDER BY run_id'),
     );
     expect(runs.rows).toEqual(['r1', 'r2', 'r3'].map((run_id) => ({ run_id, status: 'committed' })));
+  });
+
+  it('a run that wrote no session rows checkpoints a WAL past the kept bound without a full collection', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await runThroughTarget(path, 'r1', sessions);
+    // A WAL of ~2 MB, past the bound a no-op keeps: its close must checkpoint it.
+    await execute(path, [
+      'PRAGMA disable_checkpoint_on_shutdown',
+      "CREATE TABLE pad AS SELECT repeat('x', 1000) || range AS v FROM range(2000)",
+    ]);
+    expect(statSync(`${path}.wal`).size).toBeGreaterThan(1024 * 1024);
+    const gc = vi.fn();
+    vi.stubGlobal('gc', gc);
+    try {
+      await runThroughTarget(path, 'r2', []);
+      expect(existsSync(`${path}.wal`)).toBe(false);
+      expect(gc).not.toHaveBeenCalled();
+      await runThroughTarget(path, 'r3', [withEditedContent(sessions[0]!, 'edited')], 'since-last');
+      expect(gc).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('an incremental run that replaces one session checkpoints it too, so the file alone holds it', async () => {
