@@ -3,7 +3,8 @@
  * with its line number. Strict UTF-8, one BOM at byte 0 only, CR before LF stripped; a bound or bad
  * text throws mid-iteration.
  */
-import { openRegularFile } from '../fs/open-regular-file.js';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegularFile, openRegularFileSync } from '../fs/open-regular-file.js';
 import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import { parseStrictJson } from '../text/strict-json.js';
@@ -39,6 +40,7 @@ const LF = 0x0a;
 const CR = 0x0d;
 const BOM = [0xef, 0xbb, 0xbf];
 const DEFAULT_CHUNK = 64 * 1024;
+const SYNC_CHUNK = 1024 * 1024;
 
 /** Streams the frames of the JSONL file at `path`. */
 export async function* scanJsonlFrames(path: string, options: JsonlScanOptions): AsyncGenerator<JsonlFrame> {
@@ -47,6 +49,21 @@ export async function* scanJsonlFrames(path: string, options: JsonlScanOptions):
     yield* framesOf(readChunks(handle, options), options);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The frames of the JSONL file at `path`, read synchronously: for a caller that reads the whole file
+ * anyway, an awaited read per chunk and a promise per frame cost more than the reads.
+ */
+export function* scanJsonlFramesSync(path: string, options: JsonlScanOptions): Generator<JsonlFrame> {
+  const fd = openRegularFileSync(path);
+  try {
+    const splitter = new FrameSplitter(options.limits);
+    for (const chunk of readChunksSync(fd, options)) yield* splitter.push(chunk);
+    yield* splitter.end();
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -70,6 +87,26 @@ async function* readChunks(handle: ChunkReader, options: JsonlScanOptions): Asyn
   }
 }
 
+/**
+ * `readChunks` with blocking reads; a file of up to `SYNC_CHUNK` bytes takes one read (and one
+ * more to see its end), so no record spans two chunks and is copied to join them.
+ */
+function* readChunksSync(fd: number, options: JsonlScanOptions): Generator<Uint8Array> {
+  const limit = options.limits.jsonlSourceBytes;
+  const chunkBytes =
+    options.chunkBytes ?? Math.min(SYNC_CHUNK, Math.max(DEFAULT_CHUNK, fstatSync(fd).size + 1));
+  let position = 0;
+  for (;;) {
+    const request = Math.min(chunkBytes, limit + 1 - position);
+    const buffer = Buffer.allocUnsafe(request);
+    const bytesRead = readSync(fd, buffer, 0, request, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    checkLimit('jsonlSourceBytes', limit, position);
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
 /** ASCII whitespace other than LF (space, tab, VT, FF, CR): a line of only these holds no record. */
 function isBlankByte(byte: number): boolean {
   return byte === 0x20 || byte === 0x09 || byte === CR || byte === 0x0b || byte === 0x0c;
@@ -84,84 +121,100 @@ export async function* framesOf(
   chunks: AsyncIterable<Uint8Array>,
   options: Pick<JsonlScanOptions, 'limits'>,
 ): AsyncGenerator<JsonlFrame> {
-  const { jsonlRecordBytes, jsonlRecordCount } = options.limits;
+  const splitter = new FrameSplitter(options.limits);
+  for await (const chunk of chunks) yield* splitter.push(chunk);
+  yield* splitter.end();
+}
+
+/** The line state carried from chunk to chunk, shared by the streaming and the blocking scanner. */
+class FrameSplitter {
+  readonly #recordBytes: number;
+  readonly #recordCount: number;
   /** Bytes of the current line from its first non-blank byte on. */
-  let kept: Uint8Array[] = [];
-  let keptBytes = 0;
+  #kept: Uint8Array[] = [];
+  #keptBytes = 0;
   /** Absolute offsets of the current line and of its first non-blank byte (-1 while blank). */
-  let frameStart = 0;
-  let contentStart = -1;
+  #frameStart = 0;
+  #contentStart = -1;
   /** Absolute offset of the current chunk's first byte. */
-  let base = 0;
-  let line = 1;
-  let records = 0;
+  #base = 0;
+  #line = 1;
+  #records = 0;
 
-  const finish = (closed: boolean, byteEnd: number): JsonlFrame | null => {
-    const leading = contentStart - frameStart;
-    const frame = classify(
-      concat(kept, keptBytes),
-      closed,
-      line,
-      frameStart,
-      byteEnd,
-      leading,
-      jsonlRecordBytes,
-    );
-    if (frame !== null) {
-      records += 1;
-      checkLimit('jsonlRecordCount', jsonlRecordCount, records);
-    }
-    kept = [];
-    keptBytes = 0;
-    contentStart = -1;
-    frameStart = byteEnd;
-    line += 1;
-    return frame;
-  };
+  constructor(limits: JsonlScanOptions['limits']) {
+    this.#recordBytes = limits.jsonlRecordBytes;
+    this.#recordCount = limits.jsonlRecordCount;
+  }
 
-  const keep = (part: Uint8Array, lineEnd: number): void => {
-    if (part.length === 0) return;
-    // Allow for a leading BOM (line 1 only) and a trailing CR before the exact check at the end.
-    const slack = (line === 1 ? BOM.length : 0) + 1;
-    if (lineEnd - frameStart - slack > jsonlRecordBytes) {
-      throw new SourceLimitExceeded('jsonlRecordBytes', jsonlRecordBytes, jsonlRecordBytes + 1);
-    }
-    kept.push(part);
-    keptBytes += part.length;
-  };
-
-  for await (const chunk of chunks) {
+  *push(chunk: Uint8Array): Generator<JsonlFrame> {
     const length = chunk.length;
+    const base = this.#base;
     let i = 0;
     while (i < length) {
-      if (contentStart === -1) {
+      if (this.#contentStart === -1) {
         const byte = chunk[i] as number;
         if (byte === LF) {
           i += 1;
-          frameStart = base + i;
-          line += 1;
+          this.#frameStart = base + i;
+          this.#line += 1;
           continue;
         }
         if (isBlankByte(byte)) {
           i += 1;
           continue;
         }
-        contentStart = base + i;
+        this.#contentStart = base + i;
       }
       const lf = chunk.indexOf(LF, i);
       const end = lf === -1 ? length : lf;
-      keep(chunk.subarray(i, end), base + end);
+      this.#keep(chunk.subarray(i, end), base + end);
       if (lf === -1) break;
       i = lf + 1;
-      const frame = finish(true, base + i);
+      const frame = this.#finish(true, base + i);
       if (frame !== null) yield frame;
     }
-    base += length;
+    this.#base = base + length;
   }
-  // A tail of blank bytes alone holds no record, closed or not.
-  if (contentStart !== -1) {
-    const frame = finish(false, base);
+
+  /** A tail of blank bytes alone holds no record, closed or not. */
+  *end(): Generator<JsonlFrame> {
+    if (this.#contentStart === -1) return;
+    const frame = this.#finish(false, this.#base);
     if (frame !== null) yield frame;
+  }
+
+  #finish(closed: boolean, byteEnd: number): JsonlFrame | null {
+    const leading = this.#contentStart - this.#frameStart;
+    const frame = classify(
+      concat(this.#kept, this.#keptBytes),
+      closed,
+      this.#line,
+      this.#frameStart,
+      byteEnd,
+      leading,
+      this.#recordBytes,
+    );
+    if (frame !== null) {
+      this.#records += 1;
+      checkLimit('jsonlRecordCount', this.#recordCount, this.#records);
+    }
+    this.#kept = [];
+    this.#keptBytes = 0;
+    this.#contentStart = -1;
+    this.#frameStart = byteEnd;
+    this.#line += 1;
+    return frame;
+  }
+
+  #keep(part: Uint8Array, lineEnd: number): void {
+    if (part.length === 0) return;
+    // Allow for a leading BOM (line 1 only) and a trailing CR before the exact check at the end.
+    const slack = (this.#line === 1 ? BOM.length : 0) + 1;
+    if (lineEnd - this.#frameStart - slack > this.#recordBytes) {
+      throw new SourceLimitExceeded('jsonlRecordBytes', this.#recordBytes, this.#recordBytes + 1);
+    }
+    this.#kept.push(part);
+    this.#keptBytes += part.length;
   }
 }
 
@@ -182,10 +235,9 @@ function classify(
   const text = decodeStrictUtf8(raw.subarray(start, end), 'jsonl', false).trim();
   if (text.length === 0) return null;
   checkLimit('jsonlRecordBytes', recordLimit, leading + end - start);
-  const base = { line, byteStart, byteEnd, closed };
   const record = parseObject(text);
-  if (!closed) return { ...base, kind: 'partial', record };
-  return record === null ? { ...base, kind: 'malformed', record } : { ...base, kind: 'parsed', record };
+  const kind: JsonlFrameKind = !closed ? 'partial' : record === null ? 'malformed' : 'parsed';
+  return { line, byteStart, byteEnd, closed, kind, record };
 }
 
 /** Null when the text is not a JSON object; text that has no UTF-8 form throws like invalid bytes. */

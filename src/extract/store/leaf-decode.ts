@@ -2,8 +2,24 @@
  * A store.db message leaf is plain JSON (optional BOM) or a protobuf message whose field 4
  * (length-delimited) holds the JSON. Returns the JSON object, or null when neither form decodes.
  */
+import { blobKind } from '../agentkv/agentkv-blob.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
+import type {
+  StoreDbBytesContribution,
+  StoreDbBytesData,
+  StoreDbContribution,
+  StoreDbData,
+  StoreLeaf,
+} from './store-contribution.js';
+
+/** A 12-byte IV and a 16-byte tag (AES-GCM, §7): shorter opaque bytes cannot be a sealed blob. */
+const MIN_SEALED_BYTES = 28;
+
+/** Neither JSON, protobuf nor text (§7): possibly encrypted, counted and never decrypted. */
+export function opaqueBlob(bytes: Uint8Array): boolean {
+  return bytes.length >= MIN_SEALED_BYTES && blobKind(bytes) === 'opaque';
+}
 
 /**
  * Whether the bytes can be a JSON object: `{` after an optional BOM and JSON whitespace. Protobuf
@@ -73,4 +89,21 @@ export function decodeLeaf(bytes: Uint8Array): Record<string, unknown> | null {
     if (wrapped) return wrapped;
   }
   return null;
+}
+
+function decodedLeaf(hash: string, bytes: Uint8Array | null): StoreLeaf {
+  if (bytes === null) return { hash, message: null, problem: 'missing-blob' };
+  const message = decodeLeaf(bytes);
+  if (message !== null) return { hash, message, problem: null };
+  return { hash, message, problem: opaqueBlob(bytes) ? 'possibly-encrypted-leaf' : 'malformed-leaf' };
+}
+
+/** The leaves of a read store.db decoded; pure, so it runs wherever the session is resolved. */
+export function decodeStoreDb(data: StoreDbBytesData): StoreDbData {
+  const { leafBytes, treeProblems, ...rest } = data;
+  return { ...rest, leaves: leafBytes.map((leaf) => decodedLeaf(leaf.hash, leaf.bytes)), treeProblems };
+}
+
+export function decodeStoreDbContribution(contribution: StoreDbBytesContribution): StoreDbContribution {
+  return { ...contribution, kind: 'store-db', data: decodeStoreDb(contribution.data) };
 }

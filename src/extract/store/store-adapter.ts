@@ -220,7 +220,8 @@ export class StoreAdapter implements SourceAdapter {
       throw error;
     }
     try {
-      return make({ kind: 'store-db', data: readStoreDb(snapshot.db, handle.facts, env) });
+      const data = readStoreDb(snapshot.db, handle.facts, env);
+      return 'leafBytes' in data ? make({ kind: 'store-db-bytes', data }) : make({ kind: 'store-db', data });
     } catch (error) {
       if (error instanceof Database.SqliteError) return unreadable(error.code);
       // A crossed read limit or bad text fails this DB only; the selection degrades to what remains.

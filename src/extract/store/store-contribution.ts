@@ -62,6 +62,21 @@ export interface StoreDbData {
   subagent?: SubagentEvidence | null;
 }
 
+/** A leaf as read: its bytes, decoded where the session is resolved (`decodeStoreDb`). */
+export interface StoreLeafBytes {
+  hash: string;
+  /** The blob, or null when it is missing. */
+  bytes: Uint8Array | null;
+}
+
+/**
+ * A read store.db with undecoded leaves: bytes cross to a resolve worker far cheaper than parsed
+ * messages, and their parse leaves the thread that reads SQLite.
+ */
+export interface StoreDbBytesData extends Omit<StoreDbData, 'leaves'> {
+  leafBytes: StoreLeafBytes[];
+}
+
 export interface TranscriptRecord {
   /** 1-based physical line number. */
   line: number;
@@ -88,7 +103,12 @@ export interface StoreMetadataData {
 }
 
 export type StoreDbContribution = Contribution<'store-db', StoreDbData>;
+export type StoreDbBytesContribution = Contribution<'store-db-bytes', StoreDbBytesData>;
 export type StoreTranscriptContribution = Contribution<'store-transcript', StoreTranscriptData>;
 export type StoreMetadataContribution = Contribution<'store-metadata', StoreMetadataData>;
 
-export type StoreContribution = StoreDbContribution | StoreTranscriptContribution | StoreMetadataContribution;
+export type StoreContribution =
+  | StoreDbContribution
+  | StoreDbBytesContribution
+  | StoreTranscriptContribution
+  | StoreMetadataContribution;

@@ -6,20 +6,21 @@
 
 import type Database from 'better-sqlite3';
 import { type DiagnosticSink, diagnostic } from '../../shared/diagnostic.js';
-import { blobKind } from '../agentkv/agentkv-blob.js';
 import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
 import { HydrationBudget } from '../sqlite/keyset-pager.js';
 import { hasTable } from '../sqlite/sqlite-snapshot.js';
 import { walkTree } from './blob-tree.js';
-import { decodeLeaf } from './leaf-decode.js';
-import type { StoreDbData, StoreLeaf, StoreSessionFacts } from './store-contribution.js';
+import { opaqueBlob } from './leaf-decode.js';
+import type {
+  StoreDbBytesData,
+  StoreDbData,
+  StoreLeafBytes,
+  StoreSessionFacts,
+} from './store-contribution.js';
 import { decodeStoreMetaRow, StoreMetaInvalid } from './store-meta-row.js';
 import { unreadableStoreSource } from './store-source-diagnostics.js';
-
-/** A 12-byte IV and a 16-byte tag (AES-GCM, §7): shorter opaque bytes cannot be a sealed blob. */
-const MIN_SEALED_BYTES = 28;
 
 interface ReadEnv {
   limits: ReadLimits;
@@ -62,7 +63,12 @@ function blobReader(db: Database.Database, env: ReadEnv, budget: HydrationBudget
   };
 }
 
-export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env: ReadEnv): StoreDbData {
+/** A failed read is already decoded (`StoreDbData`); a read one carries its leaves' bytes. */
+export function readStoreDb(
+  db: Database.Database,
+  facts: StoreSessionFacts,
+  env: ReadEnv,
+): StoreDbData | StoreDbBytesData {
   if (!hasTable(db, 'meta') || !hasTable(db, 'blobs')) {
     env.sink.add(unreadableStoreSource('store-db', 'missing-tables', env.scope));
     return failedDb(facts, 'missing-tables');
@@ -102,7 +108,7 @@ export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env
     facts,
     subagent: meta.subagent,
   };
-  if (meta.latestRootBlobId === null) return { ...base, leaves: [], treeProblems: [] };
+  if (meta.latestRootBlobId === null) return { ...base, leafBytes: [], treeProblems: [] };
   const budget = new HydrationBudget(env.limits);
   const readBlob = blobReader(db, env, budget);
   const rootId = meta.latestRootBlobId;
@@ -112,16 +118,9 @@ export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env
     if (id === rootId) root = bytes;
     return bytes;
   });
-  // Neither JSON, protobuf nor text (§7): possibly encrypted, counted and never decrypted.
-  const opaque = (bytes: Uint8Array) => bytes.length >= MIN_SEALED_BYTES && blobKind(bytes) === 'opaque';
-  const leaves: StoreLeaf[] = walk.leaves.map((hash) => {
-    const bytes = readBlob(hash);
-    if (bytes === null) return { hash, message: null, problem: 'missing-blob' };
-    const message = decodeLeaf(bytes);
-    if (message !== null) return { hash, message, problem: null };
-    return { hash, message, problem: opaque(bytes) ? 'possibly-encrypted-leaf' : 'malformed-leaf' };
-  });
+  const leafBytes: StoreLeafBytes[] = walk.leaves.map((hash) => ({ hash, bytes: readBlob(hash) }));
   const treeProblems = [...walk.problems];
-  if (walk.leaves.length === 0 && root !== null && opaque(root)) treeProblems.push('possibly-encrypted-root');
-  return { ...base, leaves, treeProblems };
+  if (walk.leaves.length === 0 && root !== null && opaqueBlob(root))
+    treeProblems.push('possibly-encrypted-root');
+  return { ...base, leafBytes, treeProblems };
 }

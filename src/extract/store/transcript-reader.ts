@@ -5,7 +5,7 @@
  */
 import { type Stats, statSync } from 'node:fs';
 import type { DiagnosticSink } from '../../shared/diagnostic.js';
-import { scanJsonlFrames } from '../jsonl/jsonl-frames.js';
+import { scanJsonlFramesSync } from '../jsonl/jsonl-frames.js';
 import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
@@ -58,7 +58,7 @@ export async function readTranscript(
   try {
     if (format === 'txt') records.push(...(await parseLegacyTranscript(path, env.limits)).records);
     else
-      for await (const frame of scanJsonlFrames(path, { limits: env.limits })) {
+      for (const frame of scanJsonlFramesSync(path, { limits: env.limits })) {
         env.counters.chargePayload(frame.byteEnd - frame.byteStart);
         if (frame.kind === 'parsed' && frame.record) records.push({ line: frame.line, record: frame.record });
         else if (frame.kind === 'malformed') data.malformedLines += 1;

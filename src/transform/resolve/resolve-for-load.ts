@@ -2,6 +2,8 @@
 import type { ComposerGlobalBytesContribution } from '../../extract/composer/composer-contribution.js';
 import { decodeGlobalSession } from '../../extract/composer/global-session-decode.js';
 import type { Contribution } from '../../extract/source-adapter.js';
+import { decodeStoreDbContribution } from '../../extract/store/leaf-decode.js';
+import type { StoreDbBytesContribution } from '../../extract/store/store-contribution.js';
 import type { NormalizedSession } from '../normalized-session.js';
 import { IdentitySeal } from '../redact/identity-seal.js';
 import { type RedactionCounts, redactCounted } from '../redact/redact-session.js';
@@ -14,15 +16,18 @@ export interface Resolved {
 }
 
 /**
- * Hydration leaves global Composer rows undecoded (bytes cross to a worker far cheaper than parsed
- * bubbles), so the extract stage's decoding runs here, wherever the session is resolved.
+ * Hydration leaves global Composer rows and store.db leaves undecoded (bytes cross to a worker far
+ * cheaper than parsed messages), so the extract stage's decoding runs here, wherever the session is
+ * resolved.
  */
 export function decodedContributions(hydrated: readonly Contribution[]): Contribution[] {
-  return hydrated.map((contribution) =>
-    contribution.kind === 'composer-global-bytes'
-      ? decodeGlobalSession(contribution as ComposerGlobalBytesContribution)
-      : contribution,
-  );
+  return hydrated.map((contribution) => {
+    if (contribution.kind === 'composer-global-bytes')
+      return decodeGlobalSession(contribution as ComposerGlobalBytesContribution);
+    if (contribution.kind === 'store-db-bytes')
+      return decodeStoreDbContribution(contribution as StoreDbBytesContribution);
+    return contribution;
+  });
 }
 
 const seals = new Map<string, IdentitySeal>();

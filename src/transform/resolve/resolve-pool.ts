@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ComposerGlobalBytes } from '../../extract/composer/composer-contribution.js';
 import type { Contribution } from '../../extract/source-adapter.js';
+import type { StoreDbBytesData } from '../../extract/store/store-contribution.js';
 import { InternalError } from '../../shared/errors.js';
 import { fromTransport } from './resolve-error-transport.js';
 import type { Resolved } from './resolve-for-load.js';
@@ -44,6 +45,8 @@ function transferableBytes(contributions: readonly Contribution[]): ArrayBuffer[
     if (buffer instanceof ArrayBuffer && whole && bytes.byteLength > 0) owned.add(buffer);
   };
   for (const contribution of contributions) {
+    if (contribution.kind === 'store-db-bytes')
+      for (const leaf of (contribution.data as StoreDbBytesData).leafBytes) add(leaf.bytes);
     if (contribution.kind !== 'composer-global-bytes') continue;
     const data = contribution.data as ComposerGlobalBytes;
     add(data.doc);

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type JsonlFrame, scanJsonlFrames } from '../../../src/extract/jsonl/jsonl-frames.js';
+import {
+  type JsonlFrame,
+  type JsonlScanOptions,
+  scanJsonlFrames,
+  scanJsonlFramesSync,
+} from '../../../src/extract/jsonl/jsonl-frames.js';
 import { SourceLimitExceeded } from '../../../src/extract/limits/limit-exceeded.js';
 import { DEFAULT_READ_LIMITS, resolveReadLimits } from '../../../src/extract/limits/read-limits.js';
 import { SourceEncodingInvalid } from '../../../src/extract/text/strict-utf8.js';
@@ -17,27 +22,39 @@ function file(bytes: string | Uint8Array): string {
   return path;
 }
 
-async function scan(path: string, limits = DEFAULT_READ_LIMITS, chunkBytes?: number): Promise<JsonlFrame[]> {
-  const frames: JsonlFrame[] = [];
-  for await (const frame of scanJsonlFrames(path, { limits, ...(chunkBytes ? { chunkBytes } : {}) })) {
-    frames.push(frame);
-  }
-  return frames;
-}
+type Scanner = (path: string, options: JsonlScanOptions) => Iterable<JsonlFrame> | AsyncIterable<JsonlFrame>;
 
-async function scanError(path: string, limits = DEFAULT_READ_LIMITS, chunkBytes?: number) {
-  const seen: JsonlFrame[] = [];
-  try {
-    for await (const frame of scanJsonlFrames(path, { limits, ...(chunkBytes ? { chunkBytes } : {}) })) {
-      seen.push(frame);
+/** Every case runs on the streaming scanner and on the blocking one: their frames and errors must agree. */
+const SCANNERS: [string, Scanner][] = [
+  ['streaming', scanJsonlFrames],
+  ['blocking', scanJsonlFramesSync],
+];
+
+describe.each(SCANNERS)('JSONL frame scanner (%s)', (_name, scanner) => {
+  async function scan(
+    path: string,
+    limits = DEFAULT_READ_LIMITS,
+    chunkBytes?: number,
+  ): Promise<JsonlFrame[]> {
+    const frames: JsonlFrame[] = [];
+    for await (const frame of scanner(path, { limits, ...(chunkBytes ? { chunkBytes } : {}) })) {
+      frames.push(frame);
     }
-  } catch (error) {
-    return { error, seen };
+    return frames;
   }
-  throw new Error('expected the scan to fail');
-}
 
-describe('JSONL frame scanner', () => {
+  async function scanError(path: string, limits = DEFAULT_READ_LIMITS, chunkBytes?: number) {
+    const seen: JsonlFrame[] = [];
+    try {
+      for await (const frame of scanner(path, { limits, ...(chunkBytes ? { chunkBytes } : {}) })) {
+        seen.push(frame);
+      }
+    } catch (error) {
+      return { error, seen };
+    }
+    throw new Error('expected the scan to fail');
+  }
+
   it('reports closed, malformed and partial-tail frames with 1-based physical lines; blank lines keep their number only', async () => {
     const frames = await scan(file('{"a":1}\n\n  \nnot json\n[1,2]\n{"b":2}\n{"c":'));
     expect(frames.map((f) => [f.line, f.kind, f.closed])).toEqual([

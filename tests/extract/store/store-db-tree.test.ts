@@ -13,7 +13,7 @@ import { SourceLimitExceeded } from '../../../src/extract/limits/limit-exceeded.
 import { DEFAULT_READ_LIMITS, resolveReadLimits } from '../../../src/extract/limits/read-limits.js';
 import { ReadCounters } from '../../../src/extract/read-counters.js';
 import { walkTree } from '../../../src/extract/store/blob-tree.js';
-import { decodeLeaf } from '../../../src/extract/store/leaf-decode.js';
+import { decodeLeaf, decodeStoreDb } from '../../../src/extract/store/leaf-decode.js';
 import { readStoreDb } from '../../../src/extract/store/store-db-reader.js';
 import { decodeStoreMetaRow, StoreMetaInvalid } from '../../../src/extract/store/store-meta-row.js';
 import { DiagnosticSink } from '../../../src/shared/diagnostic.js';
@@ -36,6 +36,12 @@ function env(limits = DEFAULT_READ_LIMITS) {
     sink: new DiagnosticSink(),
     scope: { sessionId: 's', sourceRef: 'r' },
   };
+}
+
+/** What the session's resolution sees: a read DB's leaves decoded, a failed one as read. */
+function readDecoded(db: Database.Database, e = env()) {
+  const data = readStoreDb(db, facts, e);
+  return 'leafBytes' in data ? decodeStoreDb(data) : data;
 }
 
 function newDb(): { builder: StoreDbBuilder; path: string } {
@@ -177,10 +183,45 @@ describe('store.db reader', () => {
     builder.meta({ latestRootBlobId: root, name: 'n', createdAt: 1783737832293 });
     builder.close();
     const db = new Database(path, { readonly: true });
+    const data = readDecoded(db);
+    db.close();
+    expect('leaves' in data && data.leaves.map((l) => l.problem)).toEqual([
+      null,
+      'missing-blob',
+      'malformed-leaf',
+    ]);
+    expect(JSON.stringify(data)).not.toContain('unreachable');
+  });
+
+  it('hands the leaves over as read bytes, decoded in traversal order where the session is resolved', () => {
+    const { builder, path } = newDb();
+    const first = builder.blob(jsonLeaf({ role: 'user', content: 'hi' }));
+    const second = builder.blob(protobufLeaf({ role: 'assistant', content: 'yes' }));
+    const sealed = builder.blob(Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 151 + 7) % 256)));
+    const root = builder.blob(
+      treeNode([{ leaf: second }, { leaf: first }, { leaf: sealed }, { leaf: second }]),
+    );
+    builder.meta({ latestRootBlobId: root });
+    builder.close();
+    const db = new Database(path, { readonly: true });
     const data = readStoreDb(db, facts, env());
     db.close();
-    expect(data.leaves.map((l) => l.problem)).toEqual([null, 'missing-blob', 'malformed-leaf']);
-    expect(JSON.stringify(data)).not.toContain('unreachable');
+    if (!('leafBytes' in data)) throw new Error('expected a read DB');
+    expect(data.leafBytes.map((l) => [l.hash, l.bytes?.length])).toEqual([
+      [second, protobufLeaf({ role: 'assistant', content: 'yes' }).length],
+      [first, jsonLeaf({ role: 'user', content: 'hi' }).length],
+      [sealed, 64],
+      [second, protobufLeaf({ role: 'assistant', content: 'yes' }).length],
+    ]);
+    const { leafBytes: _bytes, ...rest } = data;
+    const decoded = decodeStoreDb(data);
+    expect(decoded).toMatchObject(rest);
+    expect(decoded.leaves.map((l) => [l.message?.role ?? null, l.problem])).toEqual([
+      ['assistant', null],
+      ['user', null],
+      [null, 'possibly-encrypted-leaf'],
+      ['assistant', null],
+    ]);
   });
 
   it('checks a blob against sqliteValueBytes before materializing it', () => {
@@ -202,7 +243,7 @@ describe('store.db reader', () => {
     builder.close();
     const db = new Database(path, { readonly: true });
     const e = env();
-    const data = readStoreDb(db, facts, e);
+    const data = readDecoded(db, e);
     db.close();
     return { data, diagnostics: e.sink.items.map((d) => [d.code, d.details.reason]) };
   }

@@ -2,9 +2,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chatSessionDir, writeStoreDb } from '../../../fixtures/store/store-session.js';
 import type { ComposerGlobalBytes } from '../../../src/extract/composer/composer-contribution.js';
+import { resolveReadLimits } from '../../../src/extract/limits/read-limits.js';
+import { createReadContext } from '../../../src/extract/read-context.js';
 import type { Contribution } from '../../../src/extract/source-adapter.js';
+import { StoreAdapter } from '../../../src/extract/store/store-adapter.js';
+import type { StoreDbBytesData } from '../../../src/extract/store/store-contribution.js';
 import { InternalError } from '../../../src/shared/errors.js';
+import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
 import { IdentitySeal } from '../../../src/transform/redact/identity-seal.js';
 import { redactCounted } from '../../../src/transform/redact/redact-session.js';
 import { decodedContributions } from '../../../src/transform/resolve/resolve-for-load.js';
@@ -67,6 +73,53 @@ describe('ResolvePool (real worker threads)', () => {
     const resolved = await pool.resolve(session, SCOPE);
     expect(resolved.session.messages.length).toBeGreaterThan(0);
     expect(bubbles.every((bytes) => bytes.byteLength === 0)).toBe(true);
+  });
+
+  it("moves a store.db's leaf bytes to the worker, which decodes them to the rows the main thread resolves", async () => {
+    const storeRoot = join(tempDir(), 'store');
+    writeStoreDb(
+      join(chatSessionDir(storeRoot, '/home/dev/p', 'a1b2c3d4-0000-4000-8000-000000000001'), 'store.db'),
+      {
+        tree: [
+          { message: { role: 'user', content: 'hello' } },
+          { message: { role: 'assistant', content: 'hi there' }, encoding: 'protobuf' },
+        ],
+      },
+    );
+    const hydrate = async (): Promise<Contribution> => {
+      const adapter = new StoreAdapter();
+      const temp = PrivateTempDir.create();
+      const ctx = createReadContext({
+        limits: resolveReadLimits({}),
+        temp,
+        includeCrossWorkspaceSources: false,
+      });
+      try {
+        const [source] = await adapter.discover({
+          cursorUserDir: null,
+          cursorStoreRoot: storeRoot,
+          inputs: [],
+          backups: [],
+          carrier: 'custom',
+        });
+        for await (const occurrence of adapter.catalog(source!))
+          return await adapter.hydrate(occurrence, ctx);
+        throw new Error('expected an occurrence');
+      } finally {
+        adapter.close();
+        temp.dispose();
+      }
+    };
+    const contribution = await hydrate();
+    expect(contribution.kind).toBe('store-db-bytes');
+    const leaves = (contribution.data as StoreDbBytesData).leafBytes.map((l) => l.bytes as Uint8Array);
+    expect(leaves.map((bytes) => bytes.byteLength > 0)).toEqual([true, true]);
+    const local = resolveSession(decodedContributions([await hydrate()]), { preferredSource: 'composer' });
+    expect(local.messages.map((m) => m.content)).toEqual(['hello', 'hi there']);
+    pool = new ResolvePool(1, { preferredSource: 'composer', redaction: null }, WORKER);
+    const resolved = await pool.resolve([contribution], SCOPE);
+    expect(resolved.session).toEqual(local);
+    expect(leaves.every((bytes) => bytes.byteLength === 0)).toBe(true);
   });
 
   it('an error thrown in the worker surfaces typed, and the pool goes on', async () => {
