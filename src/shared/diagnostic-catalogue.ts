@@ -714,7 +714,7 @@ export const CATALOGUE = {
     severity: ['warning'],
     exit: null,
     meaning:
-      'A token count or Composer mode of the wrong type or range; that value is unknown (NULL), never defaulted.',
+      'A token count, Composer mode or Store model of the wrong type or range; that value is unknown (NULL), never defaulted.',
     remedy:
       'None; the other counts and the session are loaded. A newer Cursor usage shape is the usual cause.',
     details: (z) =>

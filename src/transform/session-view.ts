@@ -140,6 +140,8 @@ export interface SessionView {
   codeBlockData?: unknown;
   /** Composer `unifiedMode` and `forceMode` as stored (composerData or index head): read into `usage.mode` only. */
   composerModes?: { unifiedMode: unknown; forceMode: unknown };
+  /** Store meta `lastUsedModel` (null when absent; `invalid` when not a string): read into `usage` only. */
+  storeLastUsedModel?: { value: string | null; invalid: boolean } | null;
 }
 
 type OptionalMessageFacts =

@@ -101,6 +101,7 @@ export function readStoreDb(db: Database.Database, facts: StoreSessionFacts, env
     timeProblems: meta.timeProblems,
     facts,
     subagent: meta.subagent,
+    lastUsedModel: meta.lastUsedModel,
   };
   if (meta.latestRootBlobId === null) return { ...base, leaves: [], treeProblems: [] };
   const budget = new HydrationBudget(env.limits);
