@@ -710,6 +710,20 @@ export const CATALOGUE = {
     details: (z) => z.object({ count: z.number() }),
   },
   // usage (issue 26 §1)
+  USAGE_DATA_UNREAD: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'A Composer session stores a non-empty usageData of an unconfirmed shape; it is not read into usage or cost.',
+    remedy: 'None; the value is kept as stored in the session extensions (usageData) for inspection.',
+    details: (z) =>
+      z.object({
+        /** `object`, `array` or `scalar`: the JSON kind of the stored value. */
+        shape: z.enum(['object', 'array', 'scalar']),
+        /** Members of an object or elements of an array; 0 for a scalar. */
+        members: z.number(),
+      }),
+  },
   USAGE_FIELD_INVALID: {
     severity: ['warning'],
     exit: null,
