@@ -35,9 +35,7 @@ describe('Composer usageData: `{}` on current builds, an older per-model shape u
   it('a non-empty value is kept raw in the session extensions, reported, and never becomes usage or cost', async () => {
     const older = await sampleWithUsageData(OLDER_SHAPE);
     const empty = await sampleWithUsageData({});
-    const composer = older.filter(
-      (s) => s.session.extensions !== null && s.session.extensions.includes('usageData'),
-    );
+    const composer = older.filter((s) => s.session.extensions?.includes('usageData') === true);
     expect(composer.length).toBeGreaterThan(0);
     for (const s of composer) expect(JSON.parse(s.session.extensions!).usageData).toEqual(OLDER_SHAPE);
     expect(older.map((s) => s.usage)).toEqual(empty.map((s) => s.usage));
