@@ -88,6 +88,7 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
     sourceKeys: [occurrence.sourceKey],
     extensions: usageData.extensions,
     codeBlockData: doc?.codeBlockData,
+    codeBlockDiffs: data.codeBlockDiffs,
     composerModes: { unifiedMode: doc?.unifiedMode, forceMode: doc?.forceMode },
   };
   return withAgentKv(view, data, occurrence);
