@@ -132,7 +132,7 @@ export const sessionsTable = defineTable('sessions', 'One row per logical Cursor
   message_identity_version: column('int', 'Message identity version; always 1.'),
   extensions: nullable(
     'json',
-    'Unknown or source-specific fields preserved as JSON. Composer sessions: `agentKv` (blob counts by kind, links, hash-mismatch blob IDs, `possiblyEncrypted`, `systemPrompt`, `unmatchedRequests`, `loadedMessages`) and `hadBlobEncryptionKey`/`hadSpeculativeSummarizationEncryptionKey` (never the key). Sessions named by the AI code tracking DB: `aiCodeTracking` (`summary`, `aiLines`, `humanLines`, `attribution` per request/file/source/model, `deletedFiles`). SDK agents: `sdk` with the agent `name`, `status`, `runs`, `toolCalls`, summed `usage` (NULL on the older `runs` schema), `schema` and `pairedTurns`/`transcriptTurns`.',
+    'Unknown or source-specific fields preserved as JSON. Composer sessions: `agentKv` (blob counts by kind, links, hash-mismatch blob IDs, `possiblyEncrypted`, `systemPrompt`, `unmatchedRequests`, `loadedMessages`) and `hadBlobEncryptionKey`/`hadSpeculativeSummarizationEncryptionKey` (never the key); `usageData`: a non-empty `composerData.usageData` as stored, never read into `usage`. Sessions named by the AI code tracking DB: `aiCodeTracking` (`summary`, `aiLines`, `humanLines`, `attribution` per request/file/source/model, `deletedFiles`). SDK agents: `sdk` with the agent `name`, `status`, `runs`, `toolCalls`, summed `usage` (NULL on the older `runs` schema), `schema` and `pairedTurns`/`transcriptTurns`.',
   ),
   root_session_id: nullable(
     'text',

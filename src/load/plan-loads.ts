@@ -1,6 +1,8 @@
 /** Applies `decideLoad` to a batch: one action per session, and the sessions that must be written. */
+
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import { isBackupOnly, isCaptureBacked, provenanceKey } from './carrier-provenance.js';
+import { fileEditsSignature } from './file-edits-signature.js';
 import {
   type ArchivedState,
   DEFAULT_LOAD_POLICY,
@@ -108,7 +110,9 @@ export function planLoads(
   const setAside = sessions.filter((_, i) => results[i]!.action === 'keep-cursor-data');
   const editsRefreshed = sessions.filter((s, i) => {
     const stored = archived.get(s.session.session_id)?.fileEdits;
-    return results[i]!.action === 'unchanged' && stored !== undefined && stored !== s.fileEdits.length;
+    return (
+      results[i]!.action === 'unchanged' && stored !== undefined && stored !== fileEditsSignature(s.fileEdits)
+    );
   });
   return { results, writes, relocated, setAside, editsRefreshed };
 }

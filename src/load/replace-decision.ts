@@ -20,8 +20,8 @@ export interface ArchivedState {
   cursorBacked?: boolean;
   /** The archived instances' `provenanceKey`, when the target can update provenance in place. */
   provenance?: string;
-  /** How many `file_edits` rows the archived session has, when the target can rewrite them in place. */
-  fileEdits?: number;
+  /** The archived `file_edits` rows' signature (file-edits-signature.ts), when the target can rewrite them in place. */
+  fileEdits?: string;
   /** The origin that wrote the archived view (null: archived before origins). */
   origin?: string | null;
   /** The archived `updated_at` (epoch ms), read when origins differ. */

@@ -154,7 +154,7 @@ export function finalizeSession(view: SessionView, digest = true): NormalizedSes
     workspacePath: view.workspacePath,
     messages,
     toolCalls,
-    codeBlocks: codeBlockEdits(view.codeBlockData, view.messages),
+    codeBlocks: codeBlockEdits(view.codeBlockData, view.messages, view.codeBlockDiffs),
   });
   return {
     session: { ...session, view_digest },

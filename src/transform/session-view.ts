@@ -138,8 +138,12 @@ export interface SessionView {
   extensions: Record<string, unknown> | null;
   /** Composer `codeBlockData` as stored: read into `file_edits` only, never digested. */
   codeBlockData?: unknown;
+  /** Parsed `codeBlockDiff` values by diff ID: line counts of `codeBlockData` entries only. */
+  codeBlockDiffs?: ReadonlyMap<string, unknown>;
   /** Composer `unifiedMode` and `forceMode` as stored (composerData or index head): read into `usage.mode` only. */
   composerModes?: { unifiedMode: unknown; forceMode: unknown };
+  /** Store meta `lastUsedModel` (null when absent; `invalid` when not a string): read into `usage` only. */
+  storeLastUsedModel?: { value: string | null; invalid: boolean } | null;
 }
 
 type OptionalMessageFacts =

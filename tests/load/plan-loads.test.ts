@@ -3,23 +3,31 @@ import { planLoads } from '../../src/load/plan-loads.js';
 import type { ArchivedState } from '../../src/load/replace-decision.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
 
-function session(id: string, digest: string, edits: number): NormalizedSession {
+function session(id: string, digest: string, edits: number, added: number | null = null): NormalizedSession {
   return {
     session: { session_id: id, view_digest: digest, fidelity: 'complete', resolution_state: 'complete' },
     messages: [],
     toolCalls: [],
     sourceInstances: [],
     rowProvenance: [],
-    fileEdits: Array.from({ length: edits }, (_, i) => ({ session_id: id, edit_ordinal: i })),
+    fileEdits: Array.from({ length: edits }, (_, i) => ({
+      session_id: id,
+      edit_ordinal: i,
+      lines_added: added,
+      lines_removed: null,
+    })),
     diagnostics: [],
     sourceKeys: [],
   } as unknown as NormalizedSession;
 }
 
-const archived = (digest: string, fileEdits?: number): ArchivedState => ({
+/** `fileEdits`: the archived row count, or a whole signature (file-edits-signature.ts). */
+const archived = (digest: string, fileEdits?: number | string): ArchivedState => ({
   viewDigest: digest,
   fidelity: 'complete',
-  ...(fileEdits === undefined ? {} : { fileEdits }),
+  ...(fileEdits === undefined
+    ? {}
+    : { fileEdits: typeof fileEdits === 'string' ? fileEdits : `${fileEdits}:0:0:0:0` }),
 });
 
 describe('planLoads: file_edits of unchanged sessions', () => {
@@ -42,5 +50,16 @@ describe('planLoads: file_edits of unchanged sessions', () => {
     expect(plan.results.map((r) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'replace']);
     expect(plan.editsRefreshed.map((s) => s.session.session_id)).toEqual(['a']);
     expect(plan.writes.map((s) => s.session.session_id)).toEqual(['d']);
+  });
+
+  it('refreshes an unchanged session whose edits kept their number but not their line counts (a changed codeBlockDiff row)', () => {
+    const plan = planLoads(
+      [session('a', 'd1', 2, 3), session('b', 'd2', 2, 3)],
+      new Map([
+        ['a', archived('d1', '2:4:2:0:0')],
+        ['b', archived('d2', '2:6:2:0:0')],
+      ]),
+    );
+    expect(plan.editsRefreshed.map((s) => s.session.session_id)).toEqual(['a']);
   });
 });

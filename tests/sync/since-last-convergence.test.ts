@@ -15,6 +15,11 @@ const FIXED: { name: string; seed: number; changes: SourceChange[] }[] = [
     seed: 4,
     changes: ['bubble-update-beside-insert'],
   },
+  {
+    name: 'an in-place UPDATE of a codeBlockDiff row (same key, rowid and length), then its delete and insert',
+    seed: 5,
+    changes: ['code-block-diff-update-same-length', 'code-block-diff-delete', 'code-block-diff-insert'],
+  },
   { name: 'every change kind once', seed: 3, changes: [...SOURCE_CHANGES] },
 ];
 /** More, and longer, sequences run in the reliability lane (`tests/reliability/since-last-convergence.test.ts`). */

@@ -10,6 +10,8 @@ import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 
 export const BUBBLE_PREFIX = 'bubbleId:';
 export const COMPOSER_DATA_PREFIX = 'composerData:';
+/** `codeBlockDiff:<composerId>:<diffId>` rows (cursor-formats §8.1): line hunks of code blocks. */
+export const CODE_BLOCK_DIFF_PREFIX = 'codeBlockDiff:';
 
 const NONE: readonly string[] = [];
 

@@ -32,6 +32,8 @@ export interface ComposerGlobalData {
   agentKv?: AgentKvSessionBytes | null;
   /** Subagent evidence from the DB's headers and parents' listings (not the session's own document). */
   subagent?: SubagentEvidence[];
+  /** Parsed `codeBlockDiff:<composerId>:<diffId>` values by diff ID; null when unreadable. */
+  codeBlockDiffs?: Map<string, unknown>;
 }
 
 export type ComposerGlobalContribution = Contribution<'composer-global', ComposerGlobalData>;
@@ -42,6 +44,8 @@ export interface ComposerGlobalBytes {
   /** The `composerData:<id>` value; undefined when the row is absent. */
   doc: Uint8Array | null | 'changed' | undefined;
   bubbles: { rowid: number; keyBubbleId: string; bytes: Uint8Array | null | 'changed' }[];
+  /** Every `codeBlockDiff:<composerId>:` row in rowid order, by the key's rest (the diff ID). */
+  diffs?: { diffId: string; bytes: Uint8Array | null | 'changed' }[];
   /** The limit breach or key encoding failure that cut the read short, if any. */
   readFailure: Diagnostic | null;
   /** The session's agentKv blobs, when it links any (undefined where the carrier has none). */

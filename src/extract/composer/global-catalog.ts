@@ -15,6 +15,7 @@ import {
 import { cachedStatement } from '../sqlite/statement-cache.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 import { BUBBLE_PREFIX, BubbleKeyOwners, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
+import { diffStats, diffValues } from './code-block-diff-rows.js';
 import { type DigestSession, globalContentDigests } from './global-content-digests.js';
 import { ContentDigest, LazyFingerprint, type SessionEvidenceQuery } from './session-fingerprint.js';
 
@@ -78,6 +79,7 @@ export function* scanGlobalSessions(
       cachedStatement(db, SESSION_ROWIDS_SQL + excludedPrefixesSql(owners.excluded(composerId).length))
         .pluck()
         .all(...sessionParams(composerId)) as number[],
+    diffs: () => diffValues(db, composerId),
   });
   // Every session catalogued so far: asked for one session's content, the plan asks for the others.
   const catalogued: string[] = [];
@@ -94,7 +96,10 @@ export function* scanGlobalSessions(
       };
       const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
       const doc = composerRow.get(dataKey, dataKey) as { rid: number; len: number | null } | undefined;
+      const diffs = diffStats(db, composerId);
       return {
+        diffRows: diffs.rows,
+        diffRowidSum: diffs.rowidSum,
         rows: s.n,
         maxRowid: s.maxRow,
         rowidSum: s.rowSum,
@@ -112,6 +117,7 @@ export function* scanGlobalSessions(
       const excluded = owners.excluded(composerId).length;
       const rows = cachedStatement(db, bubbleValuesSql(excluded)).iterate(...sessionParams(composerId));
       for (const row of rows as Iterable<{ r: number; v: Buffer | null }>) digest.bubble(row.r, row.v);
+      for (const [rowid, value] of diffValues(db, composerId)) digest.diff(rowid, value);
       return digest.digest();
     },
   };

@@ -41,6 +41,8 @@ export interface DigestSession {
   rowids(): Iterable<number>;
   /** Its `composerData` value, null for NULL, undefined when absent. */
   doc(): Buffer | null | undefined;
+  /** Its `codeBlockDiff` rows in rowid order, digested after its bubbles (none when absent). */
+  diffs?(): Iterable<[number, Uint8Array | null]>;
 }
 
 /** A chunk that does not cut as its lengths say: the row-by-row pass decides instead. */
@@ -129,5 +131,8 @@ function digestsOf(
       if (index !== undefined) digests[index]!.bubble(rowid, value);
     }
   }
+  sessions.forEach((session, index) => {
+    for (const [rowid, value] of session.diffs?.() ?? []) digests[index]!.diff(rowid, value);
+  });
   return new Map(sessions.map((session, index) => [session.composerId, digests[index]!.digest()]));
 }

@@ -65,11 +65,31 @@ function decodeJsonObject(
   return { value, corruption: null };
 }
 
+/** Diff ID → parsed value (null when NULL, undecodable or not JSON); the first row of an ID wins. */
+function decodeDiffs(
+  diffs: NonNullable<ComposerGlobalBytesContribution['data']['diffs']>,
+): Map<string, unknown> {
+  const decoded = new Map<string, unknown>();
+  for (const { diffId, bytes } of diffs) {
+    if (decoded.has(diffId)) continue;
+    let value: unknown = null;
+    if (bytes !== null && bytes !== 'changed') {
+      try {
+        value = parseStrictJson(decodeStrictUtf8(bytes, 'sqlite'), 'sqlite');
+      } catch (error) {
+        if (!(error instanceof SourceEncodingInvalid) && !(error instanceof SyntaxError)) throw error;
+      }
+    }
+    decoded.set(diffId, value);
+  }
+  return decoded;
+}
+
 /** The decoded contribution, with the diagnostics in the order the read and the decode found them. */
 export function decodeGlobalSession(
   contribution: ComposerGlobalBytesContribution,
 ): ComposerGlobalContribution {
-  const { scope, doc, bubbles, readFailure, agentKv, subagent } = contribution.data;
+  const { scope, doc, bubbles, diffs, readFailure, agentKv, subagent } = contribution.data;
   const diagnostics: Diagnostic[] = [];
   const data: ComposerGlobalData = {
     composerData: null,
@@ -77,6 +97,7 @@ export function decodeGlobalSession(
     truncated: readFailure !== null,
     agentKv: agentKv ?? null,
     subagent: subagent ?? [],
+    codeBlockDiffs: decodeDiffs(diffs ?? []),
   };
   if (doc !== undefined) {
     const decoded = decodeJsonObject(doc, COMPOSER_DATA_FIELDS);

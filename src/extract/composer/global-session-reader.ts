@@ -1,7 +1,6 @@
 /**
- * Hydrates one Composer session from the global DB: `composerData:<id>` plus every
- * `bubbleId:<id>:` row in ascending rowid order (orphans included, the ranges of sessions nested in
- * it excluded), as bytes
+ * Hydrates one Composer session from the global DB: `composerData:<id>`, every `bubbleId:<id>:`
+ * row by rowid (orphans in, nested sessions' ranges out), then its `codeBlockDiff:<id>:` rows, as bytes
  * (`global-session-decode.ts` decodes them); a limit breach stops the read and marks it truncated.
  */
 import type Database from 'better-sqlite3';
@@ -11,6 +10,7 @@ import type { ReadCounters } from '../read-counters.js';
 import { HydrationBudget, type KeyRowMeta, KeysetPager } from '../sqlite/keyset-pager.js';
 import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import { BUBBLE_PREFIX, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
+import { diffPrefix } from './code-block-diff-rows.js';
 import type { ComposerGlobalBytes } from './composer-contribution.js';
 import { ContentDigest, type SessionStats } from './session-fingerprint.js';
 
@@ -25,7 +25,7 @@ export function readGlobalSession(
 ): { read: ComposerGlobalBytes; stats: SessionStats | null; content: string | null } {
   const pager = new KeysetPager(db, 'cursorDiskKV', limits, counters);
   const budget = new HydrationBudget(limits);
-  const read: ComposerGlobalBytes = { scope, doc: undefined, bubbles: [], readFailure: null };
+  const read: ComposerGlobalBytes = { scope, doc: undefined, bubbles: [], diffs: [], readFailure: null };
   let stats: SessionStats | null = null;
   let content: string | null = null;
   const digest = new ContentDigest();
@@ -39,6 +39,8 @@ export function readGlobalSession(
       rowidSum: 0,
       docRowid: docMeta?.rowid ?? null,
       docBytes: docMeta === null || docMeta.isNull ? null : docMeta.byteLength,
+      diffRows: 0,
+      diffRowidSum: 0,
     };
     if (docMeta) read.doc = pager.fetch(docMeta, budget);
     if (read.doc === 'changed') whole = false;
@@ -53,8 +55,19 @@ export function readGlobalSession(
         read.bubbles.push({ rowid: meta.rowid, keyBubbleId: meta.key.slice(prefix.length), bytes });
       }
     }
+    const diffs = diffPrefix(composerId);
+    for (const page of pager.pages(diffs, budget)) {
+      for (const meta of page) {
+        seen.diffRows++;
+        seen.diffRowidSum += meta.rowid;
+        const bytes = pager.fetch(meta, budget);
+        if (bytes === 'changed') whole = false;
+        else digest.diff(meta.rowid, bytes);
+        read.diffs!.push({ diffId: meta.key.slice(diffs.length), bytes });
+      }
+    }
     // A sum past 2^53 would differ from SQLite's; the catalog's stats query then computes it.
-    if (Number.isSafeInteger(seen.rowidSum)) stats = seen;
+    if (Number.isSafeInteger(seen.rowidSum) && Number.isSafeInteger(seen.diffRowidSum)) stats = seen;
     if (whole) content = digest.digest();
   } catch (error) {
     if (error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid) {

@@ -1,7 +1,7 @@
 /**
- * A global session's change evidence. The cheap part comes from the key index alone (bubble count,
- * max and summed rowids, the `composerData` rowid and length); an in-place `UPDATE` keeps rowids, so a
- * SHA-256 over the session's values in rowid order is computed when asked for, or by a full hydration.
+ * A global session's change evidence. The cheap part comes from the key index alone (bubble and
+ * `codeBlockDiff` counts and rowids, the `composerData` rowid and length); an in-place `UPDATE` keeps
+ * rowids, so a SHA-256 over its values is computed when asked for, or by a full hydration.
  */
 import { createHash, type Hash } from 'node:crypto';
 
@@ -11,12 +11,16 @@ export interface SessionStats {
   rowidSum: number;
   docRowid: number | null;
   docBytes: number | null;
+  /** The session's `codeBlockDiff` rows: count and summed rowids (key index only). */
+  diffRows: number;
+  diffRowidSum: number;
 }
 
 export function fingerprintOf(stats: SessionStats): string {
-  return createHash('sha256')
-    .update(JSON.stringify([stats.rows, stats.maxRowid, stats.rowidSum, stats.docRowid, stats.docBytes]))
-    .digest('hex');
+  const base = [stats.rows, stats.maxRowid, stats.rowidSum, stats.docRowid, stats.docBytes];
+  // A session without diff rows keeps the fingerprint it had before they were read.
+  const parts = stats.diffRows === 0 ? base : [...base, stats.diffRows, stats.diffRowidSum];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
 /** The content part, fed the `composerData` value (or its absence) and then each bubble by rowid. */
@@ -31,6 +35,12 @@ export class ContentDigest {
   bubble(rowid: number, bytes: Uint8Array | null): void {
     if (bytes === null) this.hash.update(`r${rowid};n;`);
     else this.hash.update(`r${rowid};${bytes.length};`).update(bytes);
+  }
+
+  /** A `codeBlockDiff` row, fed after every bubble, in rowid order. */
+  diff(rowid: number, bytes: Uint8Array | null): void {
+    if (bytes === null) this.hash.update(`d${rowid};n;`);
+    else this.hash.update(`d${rowid};${bytes.length};`).update(bytes);
   }
 
   digest(): string {

@@ -2,6 +2,7 @@
 import type { TimeProblem } from '../../shared/time/read-instant.js';
 import type { Contribution } from '../source-adapter.js';
 import type { SubagentEvidence } from '../subagent/subagent-evidence.js';
+import type { StoredModel } from './store-meta-row.js';
 
 /** Facts read from `meta.json` (cursor-formats §2.2); secrets and unknown fields are dropped. */
 export interface MetaJsonFacts {
@@ -60,6 +61,8 @@ export interface StoreDbData {
   facts: StoreSessionFacts;
   /** The meta row's `subagentInfo`, when it holds any link. */
   subagent?: SubagentEvidence | null;
+  /** The meta row's `lastUsedModel` (cursor-formats §2.3), when present. */
+  lastUsedModel?: StoredModel | null;
 }
 
 /** A leaf as read: its bytes, decoded where the session is resolved (`decodeStoreDb`). */

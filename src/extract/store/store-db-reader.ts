@@ -107,6 +107,7 @@ export function readStoreDb(
     timeProblems: meta.timeProblems,
     facts,
     subagent: meta.subagent,
+    lastUsedModel: meta.lastUsedModel,
   };
   if (meta.latestRootBlobId === null) return { ...base, leafBytes: [], treeProblems: [] };
   const budget = new HydrationBudget(env.limits);

@@ -1,6 +1,6 @@
 /**
- * The store.db `meta` row '0': hex-encoded UTF-8 JSON. Only `name`, `latestRootBlobId`, `createdAt`
- * and the `subagentInfo` link are kept, so `blobEncryptionKey` never leaves this function. An absent root is an
+ * The store.db `meta` row '0': hex-encoded UTF-8 JSON. Only `name`, `latestRootBlobId`, `createdAt`,
+ * `lastUsedModel` and the `subagentInfo` link are kept, so `blobEncryptionKey` never leaves this function. An absent root is an
  * empty conversation; a root that is not a 64-hex blob ID is rejected.
  */
 
@@ -16,6 +16,18 @@ export interface StoreMetaRow {
   createdAtMs: number | null;
   timeProblems: TimeProblem[];
   subagent: SubagentEvidence | null;
+  /** `lastUsedModel` as stored (a string), absent (null), or present with another type (`invalid`). */
+  lastUsedModel: StoredModel | null;
+}
+
+export interface StoredModel {
+  value: string | null;
+  invalid: boolean;
+}
+
+function storedModel(value: unknown): StoredModel | null {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'string' ? { value, invalid: false } : { value: null, invalid: true };
 }
 
 export class StoreMetaInvalid extends Error {
@@ -61,6 +73,7 @@ export function decodeStoreMetaRow(hex: string): StoreMetaRow {
     createdAtMs: readTimeField(meta.createdAt, 'store.meta.createdAt', timeProblems),
     timeProblems,
     subagent: storeSubagentInfo(meta.subagentInfo),
+    lastUsedModel: storedModel(meta.lastUsedModel),
   };
 }
 

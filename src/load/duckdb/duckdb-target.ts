@@ -3,6 +3,7 @@
  * then in one transaction deletes every row of replaced sessions and appends all rows of inserted
  * and replaced ones through the appender, so each session is either fully old or fully new.
  */
+
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { runsTable } from '../../../schemas/ledger-tables.js';
 import {
@@ -37,6 +38,7 @@ import {
   PROVENANCE_KEY_SQL,
   ROW_PROVENANCE_KEY_SQL,
 } from '../carrier-provenance.js';
+import { FILE_EDITS_SIGNATURE_SQL } from '../file-edits-signature.js';
 import { applyMessageIds, messageIdsSql } from '../origin-message-ids.js';
 import { planLoads, sessionsNeedingMessageIds } from '../plan-loads.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../replace-decision.js';
@@ -383,7 +385,7 @@ export class DuckDbTarget implements WarehouseTarget {
          EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${CURSOR_CONTRIBUTION_SQL}) AS cursor,
          (SELECT ${PROVENANCE_KEY_SQL} FROM source_instances i WHERE i.session_id = s.session_id) || '|' ||
          (SELECT ${ROW_PROVENANCE_KEY_SQL} FROM row_provenance p WHERE p.session_id = s.session_id) AS provenance,
-         (SELECT count(*) FROM file_edits f WHERE f.session_id = s.session_id) AS edits
+         (SELECT ${FILE_EDITS_SIGNATURE_SQL} FROM file_edits f WHERE f.session_id = s.session_id) AS edits
          FROM sessions s WHERE s.session_id IN (${placeholders(ids.length)})`,
       ids,
     );
@@ -395,7 +397,7 @@ export class DuckDbTarget implements WarehouseTarget {
         liveContributed: row.live === true,
         cursorBacked: row.cursor === true,
         provenance: String(row.provenance),
-        fileEdits: Number(row.edits),
+        fileEdits: String(row.edits),
         origin: row.origin === null ? null : String(row.origin),
         updatedAtMs: row.updated_ms === null ? null : Number(row.updated_ms),
       });

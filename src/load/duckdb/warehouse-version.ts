@@ -12,7 +12,7 @@ import type { AnyTable } from '../export/export-tables.js';
 import { backfillFileEdits } from './backfill-file-edits.js';
 import { recomputeViewDigests } from './recompute-digests.js';
 
-export const WAREHOUSE_SCHEMA_VERSION = 5;
+export const WAREHOUSE_SCHEMA_VERSION = 6;
 
 /** Marks every ledger source for one more read, even by `--since-last`: stored identities converge. */
 export const REREAD_EVERY_SOURCE_SQL = "UPDATE etl_sources SET options_digest = 'identity-v3-pending'";
@@ -160,6 +160,9 @@ const MIGRATIONS: Record<number, readonly string[]> = {
     createTableSql(consumersTable as unknown as AnyTable),
     REREAD_EVERY_SOURCE_SQL,
   ],
+  // v5 → v6: Store `lastUsedModel` usage rows and Composer `codeBlockDiff` line counts are read from
+  // sources, not from stored rows: every source is read once more, even by `--since-last`.
+  5: [REREAD_EVERY_SOURCE_SQL],
 };
 
 /** Steps after which the `file_edits` rows of every stored session are derived from its rows. */

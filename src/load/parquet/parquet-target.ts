@@ -3,6 +3,7 @@
  * target (same ledger and load code), and `finishRun` builds a new state directory and publishes it
  * by atomically replacing `CURRENT`. Until then the previous state stays published.
  */
+
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +39,7 @@ import { rewriteRows } from '../duckdb/rewrite-rows.js';
 import { sqlList, sqlString } from '../duckdb/sql-string.js';
 import { connectInUtc } from '../duckdb/utc-connection.js';
 import type { AnyTable } from '../export/export-tables.js';
+import { NO_FILE_EDITS_SIGNATURE } from '../file-edits-signature.js';
 import { writeFileDurably } from '../fs/durable-file.js';
 import { planLoads } from '../plan-loads.js';
 import type { ArchivedState, LoadPolicy } from '../replace-decision.js';
@@ -390,7 +392,7 @@ export class ParquetTarget implements WarehouseTarget {
         liveContributed: contributors.live.has(id),
         cursorBacked: contributors.cursor.has(id),
         provenance: `${provenance.instances.get(id) ?? ''}|${provenance.rows.get(id) ?? NO_ROW_PROVENANCE_KEY}`,
-        fileEdits: edits.get(id) ?? 0,
+        fileEdits: edits.get(id) ?? NO_FILE_EDITS_SIGNATURE,
         origin: row.origin === null ? null : String(row.origin),
         updatedAtMs: row.updated_ms === null ? null : Number(row.updated_ms),
       });

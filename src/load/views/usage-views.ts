@@ -1,6 +1,6 @@
 /**
- * Analyst views over `usage` and the imported `model_prices` (docs/usage.md). Measured and
- * estimated facts are never summed together: every aggregate groups by `measurement`. An unknown
+ * Analyst views over `usage` and the imported `model_prices` (docs/usage.md). Measured, estimated
+ * and derived facts are never summed together: every aggregate groups by `measurement`. An unknown
  * time is NULL (no 1970 day) and gets no price.
  */
 import type { AnalystView } from './analyst-views.js';
@@ -30,13 +30,15 @@ FROM v_usage GROUP BY ALL`,
     name: 'v_usage_cost',
     description:
       'v_usage with the imported price valid at its time (latest valid_from not after it); cost NULL without a price.',
-    // `cost` is NULL without a price row; with one, a bucket the row does not price adds nothing.
+    // `cost` is NULL without a price row or without any priced count (a `derived` model row); with
+    // both, a bucket the row does not price adds nothing.
     select: `SELECT u.*, p.currency, p.valid_from AS price_valid_from,
   u.input_tokens * p.input_per_million / 1e6 AS input_cost,
   u.output_tokens * p.output_per_million / 1e6 AS output_cost,
   u.cache_read_tokens * p.cache_read_per_million / 1e6 AS cache_read_cost,
   u.cache_write_tokens * p.cache_write_per_million / 1e6 AS cache_write_cost,
-  CASE WHEN p.model IS NOT NULL THEN
+  CASE WHEN p.model IS NOT NULL
+    AND coalesce(u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens) IS NOT NULL THEN
     coalesce(u.input_tokens * p.input_per_million, 0) + coalesce(u.output_tokens * p.output_per_million, 0)
     + coalesce(u.cache_read_tokens * p.cache_read_per_million, 0)
     + coalesce(u.cache_write_tokens * p.cache_write_per_million, 0) END / 1e6 AS cost

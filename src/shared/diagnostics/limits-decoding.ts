@@ -119,11 +119,25 @@ export const LIMIT_DECODING_CODES = {
         count: z.number(),
       }),
   },
+  USAGE_DATA_UNREAD: {
+    severity: ['warning'],
+    exit: null,
+    meaning:
+      'A Composer session stores a non-empty usageData of an unconfirmed shape; it is not read into usage or cost.',
+    remedy: 'None; the value is kept as stored in the session extensions (usageData) for inspection.',
+    details: (z) =>
+      z.object({
+        /** `object`, `array` or `scalar`: the JSON kind of the stored value. */
+        shape: z.enum(['object', 'array', 'scalar']),
+        /** Members of an object or elements of an array; 0 for a scalar. */
+        members: z.number(),
+      }),
+  },
   USAGE_FIELD_INVALID: {
     severity: ['warning'],
     exit: null,
     meaning:
-      'A token count or Composer mode of the wrong type or range; that value is unknown (NULL), never defaulted.',
+      'A token count, Composer mode or Store model of the wrong type or range; that value is unknown (NULL), never defaulted.',
     remedy:
       'None; the other counts and the session are loaded. A newer Cursor usage shape is the usual cause.',
     details: (z) =>

@@ -9,6 +9,7 @@ import { timeDiagnostics } from '../time-diagnostics.js';
 import { linkActiveBranch } from './active-branch.js';
 import { bubbleToMessage } from './bubble-message.js';
 import { asObject, nonEmptyString, positiveInt } from './composer-fields.js';
+import { composerUsageData } from './composer-usage-data.js';
 import { separateCollidingIds } from './message-id-collisions.js';
 
 function activeBranchIds(composerData: Record<string, unknown> | null): Set<string> | null {
@@ -33,6 +34,7 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
     sourceRef: occurrence.occurrenceRef,
   });
   const messages = linkActiveBranch(bases, activeBranchIds(doc));
+  const usageData = composerUsageData(doc?.usageData, occurrence.sessionId);
   const problems: TimeProblem[] = [];
   const created = readTimeField(doc?.createdAt, 'composer.createdAt', problems);
   const updated =
@@ -81,10 +83,12 @@ export function composerGlobalView(contribution: ComposerGlobalContribution): Se
       ...contribution.diagnostics,
       ...(collision === null ? [] : [collision]),
       ...timeDiagnostics(problems, occurrence.sessionId),
+      ...usageData.diagnostics,
     ],
     sourceKeys: [occurrence.sourceKey],
-    extensions: null,
+    extensions: usageData.extensions,
     codeBlockData: doc?.codeBlockData,
+    codeBlockDiffs: data.codeBlockDiffs,
     composerModes: { unifiedMode: doc?.unifiedMode, forceMode: doc?.forceMode },
   };
   return withAgentKv(view, data, occurrence);

@@ -1,9 +1,10 @@
 /**
- * Composer `codeBlockData` (`{<file URI>: [entry…]}` or, in some builds, entries keyed by version):
- * one edit per entry whose `bubbleId` names a message of the view, with its `content` as new text and
- * its `status`. Line counts live in `codeBlockDiff` rows, which are not read: they stay NULL.
+ * Composer `codeBlockData` (`{<file URI>: [entry…]}`, or entries keyed by version): one edit per entry
+ * whose `bubbleId` names a message of the view, with its `content`, `status`, and line counts from
+ * the `codeBlockDiff` row its `diffId` names (NULL without one).
  */
 import type { ViewMessage } from '../session-view.js';
+import { codeBlockDiffCounts } from './code-block-diff-counts.js';
 import type { CodeBlockEdit } from './file-edit-rows.js';
 
 type Json = Record<string, unknown>;
@@ -22,7 +23,11 @@ function entriesOf(value: unknown): unknown[] {
         .map((key) => byVersion[key]);
 }
 
-export function codeBlockEdits(codeBlockData: unknown, messages: readonly ViewMessage[]): CodeBlockEdit[] {
+export function codeBlockEdits(
+  codeBlockData: unknown,
+  messages: readonly ViewMessage[],
+  diffs: ReadonlyMap<string, unknown> = new Map(),
+): CodeBlockEdit[] {
   const data = object(codeBlockData);
   if (data === null) return [];
   const order = new Map(messages.map((m, i) => [m.messageId, i]));
@@ -39,6 +44,11 @@ export function codeBlockEdits(codeBlockData: unknown, messages: readonly ViewMe
       const status = entry.status;
       if (status !== undefined && status !== null && typeof status !== 'string')
         problems.push('codeBlockData.status');
+      const diffId = entry.diffId;
+      const counts =
+        typeof diffId === 'string' && diffs.has(diffId)
+          ? codeBlockDiffCounts(diffs.get(diffId), problems)
+          : null;
       const index = entry.codeBlockIdx;
       const blockIndex = typeof index === 'number' && Number.isSafeInteger(index) ? index : null;
       found.push({
@@ -50,7 +60,7 @@ export function codeBlockEdits(codeBlockData: unknown, messages: readonly ViewMe
           status: typeof status === 'string' ? status : null,
           candidate: {
             path: uri,
-            counts: null,
+            counts,
             diff: null,
             oldText: null,
             newText: typeof content === 'string' ? content : null,

@@ -118,6 +118,7 @@ export function mergeSessions(composer: SessionView, store: SessionView, preferr
     transcriptState: store.transcriptState,
     parentSessionId: composer.parentSessionId ?? store.parentSessionId,
     subagentEvidence: [...(composer.subagentEvidence ?? []), ...(store.subagentEvidence ?? [])],
+    storeLastUsedModel: store.storeLastUsedModel ?? null,
   };
   if (composer.resolutionState === 'ambiguous' || store.resolutionState === 'ambiguous')
     return {

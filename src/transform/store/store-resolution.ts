@@ -98,6 +98,7 @@ export function resolveStoreSession(
     // Links are facts about the session, whichever representation backs its messages.
     parentSessionId: reps.find((r) => r.view.parentSessionId !== null)?.view.parentSessionId ?? null,
     subagentEvidence: reps.flatMap((r) => r.view.subagentEvidence ?? []),
+    storeLastUsedModel: reps.find((r) => r.view.storeLastUsedModel)?.view.storeLastUsedModel ?? null,
   };
   if (backbone === 'transcript' && facts.dbExpectation === 'expected')
     view = degrade(view, 'expected-store-db-unavailable');

@@ -169,7 +169,10 @@ function dbView(c: StoreDbContribution): StoreRepresentationView {
         }),
       ]
     : [];
-  const view = contributedView(base, c, 'store-db', messages, partial, notes);
+  const view = {
+    ...contributedView(base, c, 'store-db', messages, partial, notes),
+    storeLastUsedModel: c.data.lastUsedModel ?? null,
+  };
   return { view, usable: messages.length > 0, transcriptState: null };
 }
 

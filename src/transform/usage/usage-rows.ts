@@ -1,7 +1,7 @@
 /**
  * The `usage` rows of a finalized session (docs/usage.md): one per message whose source recorded
- * tokens or a per-request model, then one per request-level record (CLI `result.usage`). Rows take
- * their message's time; a request-level row takes the last message's.
+ * tokens or a per-request model, then one per request-level record (CLI `result.usage`), then the
+ * Store's derived session-level model. Rows take their message's time; the others the last message's.
  */
 import type { MessageRow, UsageRow } from '../../../schemas/tables.js';
 import { type Diagnostic, diagnostic } from '../../shared/diagnostic.js';
@@ -13,6 +13,7 @@ import { hasTokens, NO_TOKENS, readTokenCounts, type TokenCounts } from './token
 type Representation = UsageRow['representation'];
 
 interface UsageFact {
+  measurement?: UsageRow['measurement'];
   messageId: string | null;
   requestId: string | null;
   storedModel: unknown;
@@ -94,9 +95,44 @@ function cliFact(view: SessionView, last: MessageRow | undefined, invalid: strin
     storedModel: asObject(capture.init)?.model,
     tokens,
     representation: 'cli-stream',
-    time: last
-      ? { timestamp: last.timestamp, timestamp_source: last.timestamp_source }
-      : { timestamp: 0, timestamp_source: 'unknown' },
+    time: lastTime(last),
+  };
+}
+
+function lastTime(last: MessageRow | undefined): UsageFact['time'] {
+  return last
+    ? { timestamp: last.timestamp, timestamp_source: last.timestamp_source }
+    : { timestamp: 0, timestamp_source: 'unknown' };
+}
+
+/**
+ * Store meta `lastUsedModel`: one `derived` session-level row with no counts, unless a measured row
+ * already names a model or mode (the session's model would be counted twice).
+ */
+function storeFact(
+  view: SessionView,
+  measured: readonly UsageFact[],
+  last: MessageRow | undefined,
+): UsageFact | 'invalid' | null {
+  const stored = view.storeLastUsedModel;
+  if (stored === undefined || stored === null) return null;
+  if (stored.invalid) return 'invalid';
+  const named = modelOrMode(stored.value);
+  if (named.model === null && named.mode === null) return null;
+  if (
+    measured.some(
+      (f) => modelOrMode(f.storedModel).model !== null || modelOrMode(f.storedModel).mode !== null,
+    )
+  )
+    return null;
+  return {
+    measurement: 'derived',
+    messageId: null,
+    requestId: null,
+    storedModel: stored.value,
+    tokens: NO_TOKENS,
+    representation: 'store-metadata',
+    time: lastTime(last),
   };
 }
 
@@ -135,7 +171,7 @@ function toRow(sessionId: string, fact: UsageFact, ordinal: number, sessionMode:
     cache_read_tokens: fact.tokens.cacheRead,
     cache_write_tokens: fact.tokens.cacheWrite,
     reasoning_tokens: fact.tokens.reasoning,
-    measurement: 'measured',
+    measurement: fact.measurement ?? 'measured',
     representation: fact.representation,
     timestamp: fact.time.timestamp,
     timestamp_source: fact.time.timestamp_source,
@@ -156,6 +192,9 @@ export function usageRows(
   const cli = cliFact(view, messages.at(-1), cliInvalid);
   if (cli !== null) facts.push(cli);
   if (cliInvalid.length > 0) invalid.set('cli-stream', cliInvalid);
+  const store = storeFact(view, facts, messages.at(-1));
+  if (store === 'invalid') invalid.set('store-metadata', ['lastUsedModel']);
+  else if (store !== null) facts.push(store);
   const modeInvalid: string[] = [];
   const sessionMode = composerMode(view, modeInvalid);
   if (modeInvalid.length > 0) {

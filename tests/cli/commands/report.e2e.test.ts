@@ -43,25 +43,28 @@ describe('etl report', () => {
     expect(html.match(/<svg class="chart/g)!.length).toBeGreaterThanOrEqual(6);
   });
 
-  it('shows tokens only with a hint without prices, and cost per model and currency once prices are imported', () => {
-    const target = loadReportCorpus('duckdb');
-    expect(report(target).html).toContain(
-      'No price table: tokens only. Import one with <code>etl prices import FILE</code>',
-    );
-    const prices = join(tempDir('etl-report-prices-'), 'prices.csv');
-    writeFileSync(
-      prices,
-      'model,valid_from,currency,input_per_million,output_per_million,cache_read_per_million,cache_write_per_million\nclaude-4-sonnet,2020-01-01,USD,3,15,,\n',
-    );
-    expect(runCli(['prices', 'import', prices, '--target', target]).code).toBe(0);
-    const { html } = report(target);
-    expect(html).toContain('<h2>Usage per model (tokens and cost)</h2>');
-    // 17,328 input tokens at 3/M + 2,143 output tokens at 15/M = 0.084129 USD; gpt-5 and claude-4-opus have no price.
-    expect(html).toContain('Cost from v_usage_cost: 0.0841 USD; 10 usage records unpriced.');
-    expect(html).toContain('<td>claude-4-sonnet</td><td>measured</td>');
-    expect(html).toMatch(/<td>USD<\/td><td class="n">0\.0841<\/td>/);
-    expect(html).toMatch(/<td>gpt-5<\/td>.*?<td>unpriced<\/td><td class="n">–<\/td>/);
-  });
+  it.each(['duckdb', 'parquet'] as const)(
+    '%s: shows tokens only with a hint without prices, and cost per model and currency once prices are imported',
+    (kind) => {
+      const target = loadReportCorpus(kind);
+      expect(report(target).html).toContain(
+        'No price table: tokens only. Import one with <code>etl prices import FILE</code>',
+      );
+      const prices = join(tempDir('etl-report-prices-'), 'prices.csv');
+      writeFileSync(
+        prices,
+        'model,valid_from,currency,input_per_million,output_per_million,cache_read_per_million,cache_write_per_million\nclaude-4-sonnet,2020-01-01,USD,3,15,,\n',
+      );
+      expect(runCli(['prices', 'import', prices, '--target', target]).code).toBe(0);
+      const { html } = report(target);
+      expect(html).toContain('<h2>Usage per model (tokens and cost)</h2>');
+      // 17,328 input tokens at 3/M + 2,143 output tokens at 15/M = 0.084129 USD; gpt-5 and claude-4-opus have no price.
+      expect(html).toContain('Cost from v_usage_cost: 0.0841 USD; 10 usage records unpriced.');
+      expect(html).toContain('<td>claude-4-sonnet</td><td>measured</td>');
+      expect(html).toMatch(/<td>USD<\/td><td class="n">0\.0841<\/td>/);
+      expect(html).toMatch(/<td>gpt-5<\/td>.*?<td>unpriced<\/td><td class="n">–<\/td>/);
+    },
+  );
 
   it('--max-sessions lists the most recent sessions and says so on the page; the overview counts all', () => {
     const { html, json } = report(duckdb, ['--max-sessions', '3']);

@@ -172,6 +172,50 @@ describe('global session fingerprints', () => {
     }
   });
 
+  it('codeBlockDiff rows: hydration and catalog agree; an INSERT moves the fingerprint, a same-length UPDATE only the content digest, of that session alone', async () => {
+    const userDir = join(tempDir('etl-fingerprint-'), 'User');
+    writeGlobal(userDir);
+    const path = join(userDir, 'globalStorage', 'state.vscdb');
+    const diff = (start: number) => ({
+      newModelDiffWrtV0: [
+        { original: { startLineNumber: start, endLineNumberExclusive: 9 }, modified: ['a'] },
+      ],
+    });
+    let db = new StateDbBuilder(path);
+    db.put('cursorDiskKV', `codeBlockDiff:${PLAIN}:d1`, json(diff(3)));
+    db.close();
+    const evidence = async (hydrate: boolean) => {
+      const { adapter, ctx, occurrences } = await catalog(userDir, DEFAULT_READ_LIMITS);
+      const result = new Map<string, [string, string | null]>();
+      for (const occurrence of occurrences) {
+        if (hydrate) await adapter.hydrate(occurrence, ctx);
+        result.set(occurrence.sessionId, [
+          occurrence.sessionFingerprint!,
+          occurrence.contentFingerprint!(true),
+        ]);
+      }
+      return result;
+    };
+    const hydrated = await evidence(true);
+    expect(await evidence(false)).toEqual(hydrated);
+    db = new StateDbBuilder(path);
+    db.db
+      .prepare('UPDATE cursorDiskKV SET value = ? WHERE key = ?')
+      .run(JSON.stringify(diff(4)), `codeBlockDiff:${PLAIN}:d1`);
+    db.close();
+    const updated = await evidence(false);
+    for (const [id, [stats, content]] of hydrated) {
+      expect(updated.get(id)![0]).toBe(stats);
+      expect(updated.get(id)![1] === content).toBe(id !== PLAIN);
+    }
+    db = new StateDbBuilder(path);
+    db.put('cursorDiskKV', `codeBlockDiff:${PLAIN}:d2`, json(diff(1)));
+    db.close();
+    const inserted = await evidence(false);
+    for (const [id, [stats]] of hydrated) expect(inserted.get(id)![0] === stats).toBe(id !== PLAIN);
+    expect(await evidence(true)).toEqual(inserted);
+  });
+
   it('content digests from one pass over the table equal those a hydration stores, for sessions nested in another key range too', async () => {
     const userDir = join(tempDir('etl-fingerprint-'), 'User');
     writeGlobal(userDir);

@@ -132,11 +132,12 @@ describe('store.db leaves', () => {
 });
 
 describe('store.db meta row', () => {
-  it('decodes lower- and upper-case hex and keeps only name, root and createdAt (never blobEncryptionKey)', () => {
+  it('decodes lower- and upper-case hex and keeps only name, root, createdAt and lastUsedModel (never blobEncryptionKey)', () => {
     const json = JSON.stringify({
       name: 'T',
       latestRootBlobId: 'AB'.repeat(32),
       createdAt: 1783737832293,
+      lastUsedModel: 'default',
       blobEncryptionKey: 'k',
     });
     const row = decodeStoreMetaRow(Buffer.from(json).toString('hex').toUpperCase());
@@ -146,8 +147,18 @@ describe('store.db meta row', () => {
       createdAtMs: 1783737832293,
       timeProblems: [],
       subagent: null,
+      lastUsedModel: { value: 'default', invalid: false },
     });
     expect(JSON.stringify(row)).not.toContain('blobEncryptionKey');
+  });
+
+  it('a lastUsedModel that is not a string is kept only as invalid; absent is null', () => {
+    const hex = (meta: Record<string, unknown>) => Buffer.from(JSON.stringify(meta)).toString('hex');
+    expect(decodeStoreMetaRow(hex({ lastUsedModel: { id: 1 } })).lastUsedModel).toEqual({
+      value: null,
+      invalid: true,
+    });
+    expect(decodeStoreMetaRow(hex({ name: 'x' })).lastUsedModel).toBeNull();
   });
 
   it('rejects odd length and non-hex characters', () => {

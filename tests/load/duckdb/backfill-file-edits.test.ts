@@ -5,6 +5,7 @@ import { writeComposer } from '../../../fixtures/composer/composer-session.js';
 import { StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
 import { codeBlockComposer } from '../../../fixtures/file-edits/edit-tool-calls.js';
 import { openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
+import { WAREHOUSE_SCHEMA_VERSION } from '../../../src/load/duckdb/warehouse-version.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { queryRows, runJson } from '../../helpers/warehouse-cli.js';
 
@@ -44,7 +45,7 @@ describe('schema version 5: file_edits of an older warehouse', () => {
     expect(queryRows(target, 'SELECT count(*) AS n FROM file_edits')).toEqual([{ n: 4 }]);
     expect(queryRows(target, 'SELECT view_digest FROM sessions')).toEqual([before]);
     expect(queryRows(target, "SELECT value FROM etl_meta WHERE key = 'schema_version'")).toEqual([
-      { value: '5' },
+      { value: String(WAREHOUSE_SCHEMA_VERSION) },
     ]);
   });
 });

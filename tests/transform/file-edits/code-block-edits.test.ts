@@ -2,7 +2,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeComposer } from '../../../fixtures/composer/composer-session.js';
 import { StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
-import { codeBlockComposer, WORKSPACE } from '../../../fixtures/file-edits/edit-tool-calls.js';
+import {
+  codeBlockComposer,
+  codeBlockDiffRows,
+  WORKSPACE,
+} from '../../../fixtures/file-edits/edit-tool-calls.js';
 import { tempDir } from '../../helpers/run-cli.js';
 import { queryRows, runJson } from '../../helpers/warehouse-cli.js';
 
@@ -15,6 +19,7 @@ beforeAll(() => {
   userDir = join(tempDir('etl-code-blocks-'), 'User');
   const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
   writeComposer(db, codeBlockComposer(ID));
+  for (const [key, value] of codeBlockDiffRows(ID)) db.put('cursorDiskKV', key, { json: value });
   db.close();
 });
 
@@ -35,18 +40,22 @@ describe('file_edits from Composer codeBlockData and tool calls, in both targets
       ['rejected', 'code-block-status'],
       ['unknown', null],
     ]);
-    // Code blocks carry no counts (they live in codeBlockDiff rows, not read): NULL, never a guess.
+    // Counts from the codeBlockDiff row the entry's diffId names: non-empty modified lines, range lengths;
+    // a hostile row or no diffId leaves them NULL, never a guess.
     expect(rows.slice(1).map((r) => [r.lines_added, r.lines_removed])).toEqual([
-      [null, null],
+      [2, 3],
       [null, null],
       [null, null],
     ]);
     expect(rows[1]!.extensions).toBe('{"codeBlockIdx":0}');
-    const [diagnostic] = queryRows(
+    const found = queryRows(
       target,
-      "SELECT details FROM diagnostics WHERE code = 'FILE_EDIT_VALUE_INVALID'",
+      "SELECT details FROM diagnostics WHERE code = 'FILE_EDIT_VALUE_INVALID' ORDER BY details",
     );
-    expect(JSON.parse(String(diagnostic!.details))).toEqual({ field: 'codeBlockData.content', count: 1 });
+    expect(found.map((d) => JSON.parse(String(d.details)))).toEqual([
+      { field: 'codeBlockData.content', count: 1 },
+      { field: 'codeBlockDiff.modified', count: 1 },
+    ]);
     const [acceptance] = queryRows(target, "SELECT * FROM v_edit_acceptance WHERE model = 'gpt-5'");
     expect(acceptance).toMatchObject({ edits: 4, accepted: 2, rejected: 1, unknown: 1 });
     expect(Number(acceptance!.acceptance_rate)).toBeCloseTo(2 / 3);

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { writeCapture } from '../../../fixtures/capture/write-capture.js';
 import { cliRunWithUsage, cloudRunWithUsage } from '../../../fixtures/usage/usage-captures.js';
+import type { MessageRow } from '../../../schemas/tables.js';
 import type { NormalizedSession } from '../../../src/transform/normalized-session.js';
 import { decodedContributions } from '../../../src/transform/resolve/resolve-for-load.js';
 import { resolveSession } from '../../../src/transform/resolve-session.js';
+import {
+  absentMessageFacts,
+  type SessionView,
+  type ViewMessage,
+} from '../../../src/transform/session-view.js';
+import { usageRows } from '../../../src/transform/usage/usage-rows.js';
 import { computeViewDigest } from '../../../src/transform/view-digest.js';
 import { onlySession, readCaptures } from '../../helpers/capture-sessions.js';
 import { tempDir } from '../../helpers/run-cli.js';
@@ -183,5 +190,82 @@ describe('usage mode of Composer sessions (composerData `unifiedMode`, else `for
       'forceMode',
       1,
     ]);
+  });
+});
+
+/** A view holding only what `usageRows` reads: messages with tokens and the Store meta model. */
+function storeModelView(
+  stored: { value: string | null; invalid: boolean } | null,
+  measuredModel?: string,
+): { view: SessionView; messages: MessageRow[] } {
+  const message = {
+    ...absentMessageFacts(),
+    messageId: 'm1',
+    origin: 'both',
+    model: measuredModel ?? null,
+    inputTokens: measuredModel === undefined ? null : 10,
+  } as unknown as ViewMessage;
+  const view = {
+    sessionId: 'store-session',
+    messages: [message],
+    instances: [],
+    extensions: null,
+    storeLastUsedModel: stored,
+  } as unknown as SessionView;
+  const row = { timestamp: 1_700_000_000_000, timestamp_source: 'direct' } as unknown as MessageRow;
+  return { view, messages: [row] };
+}
+
+describe('usage row of Store meta `lastUsedModel`', () => {
+  it('one derived session-level row with every count NULL and the last message time', () => {
+    const { view, messages } = storeModelView({ value: 'gpt-5.2', invalid: false });
+    const { rows, diagnostics } = usageRows(view, messages);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        message_id: null,
+        request_id: null,
+        usage_ordinal: 0,
+        model: 'gpt-5.2',
+        mode: null,
+        measurement: 'derived',
+        representation: 'store-metadata',
+        timestamp: 1_700_000_000_000,
+        timestamp_source: 'direct',
+      }),
+    ]);
+    expect(tokens(rows[0]!)).toEqual({
+      input: null,
+      output: null,
+      cacheRead: null,
+      cacheWrite: null,
+      reasoning: null,
+    });
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('"default" and "auto" are a mode, never a model', () => {
+    for (const sentinel of ['default', 'auto']) {
+      const { view, messages } = storeModelView({ value: sentinel, invalid: false });
+      expect(usageRows(view, messages).rows).toEqual([
+        expect.objectContaining({ model: null, mode: 'auto', measurement: 'derived' }),
+      ]);
+    }
+  });
+
+  it('a merged session whose measured rows name a model gets no derived row (never counted twice)', () => {
+    const { view, messages } = storeModelView({ value: 'claude-4.6-sonnet', invalid: false }, 'gpt-5.2');
+    const { rows } = usageRows(view, messages);
+    expect(rows.map((r) => [r.measurement, r.model])).toEqual([['measured', 'gpt-5.2']]);
+  });
+
+  it('a lastUsedModel of the wrong type gives no row and a typed diagnostic; absent gives nothing', () => {
+    const invalid = storeModelView({ value: null, invalid: true });
+    const result = usageRows(invalid.view, invalid.messages);
+    expect(result.rows).toEqual([]);
+    expect(result.diagnostics.map((d) => [d.code, d.details])).toEqual([
+      ['USAGE_FIELD_INVALID', { representation: 'store-metadata', field: 'lastUsedModel', count: 1 }],
+    ]);
+    const absent = storeModelView(null);
+    expect(usageRows(absent.view, absent.messages)).toEqual({ rows: [], diagnostics: [] });
   });
 });
