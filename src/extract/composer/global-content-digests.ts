@@ -4,6 +4,8 @@
  * reading the values once. Each row's session comes from its rowid, so no key reaches JS.
  */
 import type Database from 'better-sqlite3';
+import { forEachRawRow, RawTableError, type RawTableShape } from '../sqlite/raw-table-rows.js';
+import { rawFileOf } from '../sqlite/sqlite-snapshot.js';
 import { BUBBLE_PREFIX } from './bubble-key-owners.js';
 import { ContentDigest } from './session-fingerprint.js';
 
@@ -94,45 +96,134 @@ export function* chunkedBubbleRows(db: Database.Database): Generator<[number, Ui
   }
 }
 
+/**
+ * How `cursorDiskKV` lies in the file, when its bytes can stand for SQLite's reading: a UTF-8 rowid
+ * table with no rowid alias, its `key` and `value` columns found.
+ */
+export function rawShape(db: Database.Database): RawTableShape | undefined {
+  const root = db
+    .prepare(
+      "SELECT rootpage AS r, sql AS s FROM sqlite_master WHERE type = 'table' AND name = 'cursorDiskKV'",
+    )
+    .get() as { r: number; s: string | null } | undefined;
+  if (root === undefined || /without\s+rowid/i.test(root.s ?? '')) return undefined;
+  const columns = db.prepare("SELECT cid, name, pk FROM pragma_table_info('cursorDiskKV')").all() as {
+    cid: number;
+    name: string;
+    pk: number;
+  }[];
+  const key = columns.find((c) => c.name.toLowerCase() === 'key');
+  const value = columns.find((c) => c.name.toLowerCase() === 'value');
+  if (key === undefined || value === undefined || columns.some((c) => c.pk > 0)) return undefined;
+  return {
+    pageSize: Number(db.pragma('page_size', { simple: true })),
+    pageCount: Number(db.pragma('page_count', { simple: true })),
+    rootPage: root.r,
+    keyColumn: key.cid,
+    valueColumn: value.cid,
+  };
+}
+
 /** Composer ID → content digest of each of `sessions`, equal to what its hydration computes. */
 export function globalContentDigests(
   db: Database.Database,
   sessions: Iterable<DigestSession>,
 ): Map<string, string> {
   const list = [...sessions];
-  // group_concat reads values as text: only a UTF-8 database keeps their bytes.
+  // group_concat reads values as text, and raw bytes are `CAST(value AS BLOB)`, only in UTF-8.
   const utf8 = String(db.pragma('encoding', { simple: true })).toUpperCase() === 'UTF-8';
+  const file = rawFileOf(db);
+  const shape = utf8 && file !== undefined ? rawShape(db) : undefined;
+  if (file !== undefined && shape !== undefined) {
+    try {
+      const digests = digestsOf(
+        list,
+        (row) => forEachRawRow(file, shape, Buffer.from(BUBBLE_PREFIX), row),
+        true,
+      );
+      if (digests !== null) return digests;
+    } catch (error) {
+      if (!(error instanceof RawTableError)) throw error;
+    }
+  }
   if (utf8) {
     try {
-      return digestsOf(list, chunkedBubbleRows(db));
+      return digestsOf(list, iterate(chunkedBubbleRows(db)), false)!;
     } catch (error) {
       if (!(error instanceof UncutChunk)) throw error;
     }
   }
-  return digestsOf(list, rowByRow(db));
+  return digestsOf(list, iterate(rowByRow(db)), false)!;
 }
 
+type Rows = (row: (rowid: number, value: Uint8Array | null) => void) => void;
+
+const iterate =
+  (rows: Iterable<[number, Uint8Array | null]>): Rows =>
+  (row) => {
+    for (const [rowid, value] of rows) row(rowid, value);
+  };
+
+/** With `requireAll`, null when the rows missed a rowid the sessions list (a raw read that went astray). */
 function digestsOf(
   sessions: readonly DigestSession[],
-  rows: Iterable<[number, Uint8Array | null]>,
-): Map<string, string> {
+  rows: Rows,
+  requireAll: boolean,
+): Map<string, string> | null {
   const digests: ContentDigest[] = [];
-  const sessionOf = new Map<number, number>();
+  const listed: number[][] = [];
+  let count = 0;
+  let max = 0;
+  let min = 0;
   for (const session of sessions) {
-    const index = digests.length;
     const digest = new ContentDigest();
     digest.doc(session.doc());
     digests.push(digest);
-    for (const rowid of session.rowids()) sessionOf.set(rowid, index);
-  }
-  if (sessionOf.size > 0) {
-    for (const [rowid, value] of rows) {
-      const index = sessionOf.get(rowid);
-      if (index !== undefined) digests[index]!.bubble(rowid, value);
+    const rowids = [...session.rowids()];
+    listed.push(rowids);
+    count += rowids.length;
+    for (const rowid of rowids) {
+      if (rowid > max) max = rowid;
+      if (rowid < min) min = rowid;
     }
   }
+  const { sessionOf, distinct } = rowidIndex(listed, count, min < 0 ? Number.POSITIVE_INFINITY : max);
+  let fed = 0;
+  if (count > 0) {
+    rows((rowid, value) => {
+      const index = sessionOf(rowid);
+      if (index < 0) return;
+      digests[index]!.bubble(rowid, value);
+      fed++;
+    });
+  }
+  if (requireAll && fed !== distinct) return null;
   sessions.forEach((session, index) => {
     for (const [rowid, value] of session.diffs?.() ?? []) digests[index]!.diff(rowid, value);
   });
   return new Map(sessions.map((session, index) => [session.composerId, digests[index]!.digest()]));
+}
+
+/** Rowid → index of the session listing it (-1 for none), and how many rowids are listed. */
+function rowidIndex(
+  listed: readonly number[][],
+  count: number,
+  max: number,
+): { sessionOf: (rowid: number) => number; distinct: number } {
+  if (max <= 4 * count + 65_536) {
+    const dense = new Int32Array(max + 1).fill(-1);
+    let distinct = 0;
+    listed.forEach((rowids, index) => {
+      for (const rowid of rowids) {
+        if (dense[rowid] === -1) distinct++;
+        dense[rowid] = index;
+      }
+    });
+    return { sessionOf: (rowid) => (rowid >= 0 && rowid <= max ? dense[rowid]! : -1), distinct };
+  }
+  const map = new Map<number, number>();
+  listed.forEach((rowids, index) => {
+    for (const rowid of rowids) map.set(rowid, index);
+  });
+  return { sessionOf: (rowid) => map.get(rowid) ?? -1, distinct: map.size };
 }

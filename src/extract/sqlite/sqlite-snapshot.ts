@@ -3,12 +3,30 @@
  * read transaction (the writer never waits); other modes are copied to the private temp dir
  * (serialized when small, online backup when large), or with `inPlace` read in one read transaction.
  */
-import { chmodSync, constants, copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { IoError } from '../../shared/errors.js';
 import type { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
+import type { RawSource } from './raw-table-rows.js';
 import { Database } from './sqlite-driver.js';
 import { cachedStatement } from './statement-cache.js';
+import {
+  readWalIndexHeader,
+  snapshotFrames,
+  type WalSnapshot,
+  walSnapshotOf,
+} from './wal-snapshot-frames.js';
 
 export type SnapshotMethod =
   | 'wal-read-transaction'
@@ -106,6 +124,7 @@ async function snapshotOf(
   inPlace: boolean,
 ): Promise<SqliteSnapshot> {
   let source: BetterSqlite3.Database;
+  const before = statSync(path, { throwIfNoEntry: false });
   try {
     source = open(path);
   } catch (error) {
@@ -113,14 +132,14 @@ async function snapshotOf(
   }
   try {
     const mode = String(source.pragma('journal_mode', { simple: true })).toLowerCase();
-    if (mode === 'wal') return readTransaction(source, 'wal-read-transaction');
+    if (mode === 'wal') return readTransaction(source, 'wal-read-transaction', path, before);
     const bytes =
       Number(source.pragma('page_count', { simple: true })) *
       Number(source.pragma('page_size', { simple: true }));
     // SQLite reads the missing pages of a cut file as zeros: a file shorter than its header says is
     // truncated, not a database with fewer rows.
     if (statSync(path).size < bytes) throw unreadable(sourceKind, 'truncated');
-    if (inPlace) return readTransaction(source, 'shared-lock-read');
+    if (inPlace) return readTransaction(source, 'shared-lock-read', path, before);
     const copyPath = temp.file('snapshot.sqlite');
     let method: SnapshotMethod = 'online-backup';
     if (bytes <= SERIALIZED_COPY_BYTES) {
@@ -140,20 +159,103 @@ async function snapshotOf(
   }
 }
 
+/** What a read transaction's files must show to be its snapshot, and those files once opened. */
+interface RawCandidate {
+  path: string;
+  before: Stats;
+  wal: WalSnapshot | null;
+  opened?: RawSource | null;
+}
+
+const rawCandidates = new WeakMap<BetterSqlite3.Database, RawCandidate>();
+
+/**
+ * The files holding `db`'s snapshot as bytes, opened on first ask and kept until the snapshot
+ * closes: a rollback-journal file under its shared lock, or a WAL-mode file with the WAL frames its
+ * snapshot sees (a checkpoint never overwrites what a read still sees). Undefined when unknown.
+ */
+export function rawFileOf(db: BetterSqlite3.Database): RawSource | undefined {
+  const candidate = rawCandidates.get(db);
+  if (candidate === undefined) return undefined;
+  candidate.opened ??= openRaw(candidate);
+  return candidate.opened ?? undefined;
+}
+
+function openFile(path: string): number | undefined {
+  try {
+    return openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file SQLite opened, opened again: the same inode as before SQLite's open, else it was replaced. */
+function openRaw({ path, before, wal }: RawCandidate): RawSource | null {
+  const fd = openFile(path);
+  if (fd === undefined) return null;
+  const now = fstatSync(fd);
+  if (now.ino !== before.ino || now.dev !== before.dev) {
+    closeSync(fd);
+    return null;
+  }
+  if (wal === null || wal.mxFrame === 0) return { fd };
+  const walFd = openFile(`${path}-wal`);
+  const frames = walFd === undefined ? null : snapshotFrames(walFd, wal);
+  if (walFd === undefined || frames === null) {
+    if (walFd !== undefined) closeSync(walFd);
+    closeSync(fd);
+    return null;
+  }
+  return { fd, wal: { fd: walFd, frames } };
+}
+
+/**
+ * In WAL mode the snapshot is the one the wal-index headers read before and after the read began
+ * name when they agree, else the file alone when the WAL was empty once the read began.
+ */
+function rawCandidate(
+  path: string,
+  before: Stats | undefined,
+  method: SnapshotMethod,
+  headers: [Buffer | null, Buffer | null],
+): RawCandidate | undefined {
+  if (before === undefined) return undefined;
+  if (method !== 'wal-read-transaction') return { path, before, wal: null };
+  const wal = walSnapshotOf(...headers);
+  if (wal !== null) return { path, before, wal };
+  const walEmpty = (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) === 0;
+  return walEmpty ? { path, before, wal: null } : undefined;
+}
+
 /**
  * One read transaction on the source for the snapshot's life: in WAL mode it pins one WAL snapshot
  * and blocks no writer; in a rollback-journal mode its shared lock keeps the file as read, so a
  * writer's commit waits (under its busy timeout) until `close`.
  */
-function readTransaction(source: BetterSqlite3.Database, method: SnapshotMethod): SqliteSnapshot {
+function readTransaction(
+  source: BetterSqlite3.Database,
+  method: SnapshotMethod,
+  path: string,
+  before: Stats | undefined,
+): SqliteSnapshot {
+  const wal = method === 'wal-read-transaction';
+  const headerBefore = wal ? readWalIndexHeader(path) : null;
   source.exec('BEGIN');
   // Touching the schema starts the read: the snapshot (or shared lock) is held from here on.
   source.prepare('SELECT count(*) FROM sqlite_master').get();
+  const candidate = rawCandidate(path, before, method, [headerBefore, wal ? readWalIndexHeader(path) : null]);
+  if (candidate !== undefined) rawCandidates.set(source, candidate);
   return {
     db: source,
     method,
     release: () => undefined,
     close: () => {
+      const raw = candidate?.opened;
+      rawCandidates.delete(source);
+      if (raw) {
+        closeSync(raw.fd);
+        if (raw.wal !== undefined) closeSync(raw.wal.fd);
+      }
       if (source.inTransaction) source.exec('COMMIT');
       source.close();
     },

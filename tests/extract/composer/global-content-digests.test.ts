@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,6 +7,9 @@ import {
   globalContentDigests,
 } from '../../../src/extract/composer/global-content-digests.js';
 import { ContentDigest } from '../../../src/extract/composer/session-fingerprint.js';
+import { openSqliteSnapshot, rawFileOf } from '../../../src/extract/sqlite/sqlite-snapshot.js';
+import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
+import { tempDir } from '../../helpers/run-cli.js';
 
 function table(): Database.Database {
   const db = new Database(':memory:');
@@ -114,5 +118,100 @@ describe('globalContentDigests', () => {
       expect(rows.map(([r, v]) => [r, hex(v)])).toEqual(all.map(([r, v]) => [r, hex(v)]));
       db.close();
     }
+  });
+
+  it("reads the file itself when it is the snapshot: SQLite's digests, a same-length UPDATE seen", async () => {
+    const path = join(tempDir('etl-digests-'), 'state.vscdb');
+    const writer = new Database(path);
+    writer.pragma('page_size = 1024');
+    writer.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+    const put = writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)');
+    for (let i = 0; i < 300; i++) put.run(`bubbleId:${i % 2 === 0 ? 'a' : 'b'}:${i}`, `${i} `.repeat(i * 7));
+    put.run('composerData:a', '{"doc":1}');
+    const rowidsOf = (db: Database.Database, id: string): number[] =>
+      db
+        .prepare('SELECT rowid FROM cursorDiskKV WHERE key >= ? AND key < ?')
+        .pluck()
+        .all(`bubbleId:${id}:`, `bubbleId:${id};`) as number[];
+    const digestsOf = async (): Promise<{ raw: Map<string, string>; sqlite: Map<string, string> }> => {
+      const temp = PrivateTempDir.create();
+      const snapshot = await openSqliteSnapshot(path, temp, 'composer', undefined, true);
+      expect(rawFileOf(snapshot.db)).toBeDefined();
+      const sessions = (db: Database.Database) =>
+        ['a', 'b', 'gone'].map((id) => ({
+          composerId: id,
+          doc: () => undefined,
+          // A rowid no row holds: the raw read misses it and SQLite's reading decides.
+          rowids: () => [...rowidsOf(db, id), ...(id === 'gone' ? [99_999] : [])],
+        }));
+      const raw = globalContentDigests(snapshot.db, sessions(snapshot.db));
+      snapshot.close();
+      temp.dispose();
+      const plain = new Database(path, { readonly: true });
+      const sqlite = globalContentDigests(plain, sessions(plain));
+      plain.close();
+      return { raw, sqlite };
+    };
+    const before = await digestsOf();
+    expect(before.raw).toEqual(before.sqlite);
+    writer
+      .prepare("UPDATE cursorDiskKV SET value = '9' || substr(value, 2) WHERE key = 'bubbleId:b:201'")
+      .run();
+    const after = await digestsOf();
+    expect(after.raw).toEqual(after.sqlite);
+    expect(after.raw.get('b')).not.toBe(before.raw.get('b'));
+    expect(after.raw.get('a')).toBe(before.raw.get('a'));
+    writer.close();
+  });
+
+  it('reads a WAL file with the frames its snapshot sees: pages past the file, an UPDATE in the WAL', async () => {
+    const path = join(tempDir('etl-digests-wal-'), 'state.vscdb');
+    const writer = new Database(path);
+    writer.pragma('journal_mode = WAL');
+    writer.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+    const put = writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)');
+    for (let i = 0; i < 200; i++) put.run(`bubbleId:a:${i}`, `${i} `.repeat(i * 9));
+    writer.pragma('wal_checkpoint(TRUNCATE)');
+    writer.pragma('wal_autocheckpoint = 0');
+    for (let i = 0; i < 100; i++) put.run(`bubbleId:b:${i}`, `${i} `.repeat(i * 13));
+    writer
+      .prepare("UPDATE cursorDiskKV SET value = '9' || substr(value, 2) WHERE key = 'bubbleId:a:150'")
+      .run();
+    const sessions = (db: Database.Database) =>
+      ['a', 'b'].map((id) => ({
+        composerId: id,
+        doc: () => undefined,
+        rowids: () =>
+          db
+            .prepare('SELECT rowid FROM cursorDiskKV WHERE key >= ? AND key < ?')
+            .pluck()
+            .all(`bubbleId:${id}:`, `bubbleId:${id};`) as number[],
+      }));
+    const temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(path, temp, 'composer');
+    expect(rawFileOf(snapshot.db)?.wal?.frames.size).toBeGreaterThan(0);
+    const plain = new Database(path, { readonly: true });
+    plain.exec('BEGIN');
+    plain.prepare('SELECT count(*) FROM cursorDiskKV').get();
+    // Committed after both reads began: neither sees it.
+    writer
+      .prepare("UPDATE cursorDiskKV SET value = 'x' || substr(value, 2) WHERE key = 'bubbleId:b:50'")
+      .run();
+    const raw = globalContentDigests(snapshot.db, sessions(snapshot.db));
+    expect(raw).toEqual(globalContentDigests(plain, sessions(plain)));
+    // Session a's rows all lie in the file too: only its page in the WAL holds the UPDATE.
+    const onlyA = (db: Database.Database) => sessions(db).slice(0, 1);
+    expect(globalContentDigests(snapshot.db, onlyA(snapshot.db))).toEqual(
+      globalContentDigests(plain, onlyA(plain)),
+    );
+    snapshot.close();
+    temp.dispose();
+    plain.close();
+    writer.close();
+    const fresh = new Database(path, { readonly: true });
+    const now = globalContentDigests(fresh, sessions(fresh));
+    fresh.close();
+    expect(now.get('a')).toBe(raw.get('a'));
+    expect(now.get('b')).not.toBe(raw.get('b'));
   });
 });

@@ -1,9 +1,17 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  fstatSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { json, StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
-import { openSqliteSnapshot } from '../../../src/extract/sqlite/sqlite-snapshot.js';
+import { openSqliteSnapshot, rawFileOf } from '../../../src/extract/sqlite/sqlite-snapshot.js';
 import { IoError } from '../../../src/shared/errors.js';
 import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
 import { tempDir } from '../../helpers/run-cli.js';
@@ -131,5 +139,61 @@ describe('Consistent SQLite snapshots', () => {
         details: { reason: 'SQLITE_CORRUPT' },
       },
     );
+  });
+
+  describe('rawFileOf: the file whose bytes are the snapshot', () => {
+    it('a rollback-journal file read in place: the file SQLite opened, until close', async () => {
+      const path = buildDb(false);
+      temp = PrivateTempDir.create();
+      const snapshot = await openSqliteSnapshot(path, temp, 'composer', undefined, true);
+      const raw = rawFileOf(snapshot.db);
+      expect(raw?.wal).toBeUndefined();
+      expect(fstatSync(raw!.fd).ino).toBe(statSync(path).ino);
+      snapshot.close();
+      expect(rawFileOf(snapshot.db)).toBeUndefined();
+      expect(() => fstatSync(raw!.fd)).toThrow();
+    });
+
+    it('a WAL file with the frames its snapshot sees, not those committed after the read began', async () => {
+      const path = buildDb(true);
+      temp = PrivateTempDir.create();
+      const quiet = await openSqliteSnapshot(path, temp, 'composer');
+      expect(rawFileOf(quiet.db)?.wal).toBeUndefined();
+      quiet.close();
+      const writer = new Database(path);
+      writer.pragma('wal_autocheckpoint = 0');
+      writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:s:2', '{}');
+      const busy = await openSqliteSnapshot(path, temp, 'composer');
+      const frames = rawFileOf(busy.db)?.wal?.frames;
+      expect(frames?.size).toBeGreaterThan(0);
+      writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:s:3', '{}');
+      expect(count(busy.db)).toBe(2);
+      expect(rawFileOf(busy.db)?.wal?.frames).toBe(frames);
+      busy.close();
+      const later = await openSqliteSnapshot(path, temp, 'composer');
+      expect(Math.max(...rawFileOf(later.db)!.wal!.frames.values())).toBeGreaterThan(
+        Math.max(...frames!.values()),
+      );
+      later.close();
+      writer.close();
+    });
+
+    it('not a private copy, nor a file replaced between the stat and SQLite opening it', async () => {
+      const path = buildDb(false);
+      temp = PrivateTempDir.create();
+      const copy = await openSqliteSnapshot(path, temp, 'composer');
+      expect(rawFileOf(copy.db)).toBeUndefined();
+      copy.close();
+      const other = `${path}.other`;
+      copyFileSync(path, other);
+      const replacing = (at: string): Database.Database => {
+        renameSync(other, at);
+        return new Database(at, { readonly: true, fileMustExist: true });
+      };
+      const replaced = await openSqliteSnapshot(path, temp, 'composer', replacing, true);
+      expect(replaced.method).toBe('shared-lock-read');
+      expect(rawFileOf(replaced.db)).toBeUndefined();
+      replaced.close();
+    });
   });
 });
