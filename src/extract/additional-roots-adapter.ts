@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../shared/diagnostic.js';
 import { CodeTrackingAdapter } from './code-tracking/code-tracking-adapter.js';
 import { ComposerAdapter } from './composer/composer-adapter.js';
+import { planByOwner } from './plan-by-owner.js';
 import { SdkStoreAdapter } from './sdk/sdk-adapter.js';
 import type {
   Contribution,
@@ -56,6 +57,10 @@ export class AdditionalRootsAdapter implements SourceAdapter {
 
   hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
     return this.owner(occurrence.sourceKey).hydrate(occurrence, ctx);
+  }
+
+  planHydration(occurrences: readonly SessionOccurrence[]): void {
+    planByOwner(occurrences, (sourceKey) => this.owners.get(sourceKey));
   }
 
   drainDiagnostics(): Diagnostic[] {

@@ -11,4 +11,10 @@ export class ReadCounters {
   chargeMetadata(rows: number): void {
     this.metadataRows += rows;
   }
+  /** Adds what `other` counted (reads made earlier on this run's behalf). */
+  absorb(other: ReadCounters): void {
+    this.payloadBytes += other.payloadBytes;
+    this.payloadReads += other.payloadReads;
+    this.metadataRows += other.metadataRows;
+  }
 }

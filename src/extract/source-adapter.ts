@@ -130,6 +130,11 @@ export interface SourceAdapter {
   discover(roots: SourceRoots, ctx: ReadContext): Promise<DiscoveredSource[]>;
   catalog(source: DiscoveredSource, ctx: ReadContext): AsyncIterable<SessionOccurrence>;
   hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution>;
+  /**
+   * The occurrences of this adapter the run will hydrate, in hydration order, told before the first:
+   * lets an adapter read several in one visit to a source. Results never depend on it.
+   */
+  planHydration?(occurrences: readonly SessionOccurrence[]): void;
   /** Diagnostics about sources that yielded no session (skipped, undetected, refused), if any. */
   drainDiagnostics?(): Diagnostic[];
   /** Called once the run's last session is hydrated: releases what makes a source's writer wait. */

@@ -3,7 +3,8 @@
  * the resolve pool, and hands them, in catalog order, to the batches.
  */
 import { nothingLoadedError } from '../extract/capture/capture-rejection.js';
-import type { Contribution } from '../extract/source-adapter.js';
+import { planByOwner } from '../extract/plan-by-owner.js';
+import type { Contribution, SessionOccurrence, SourceAdapter } from '../extract/source-adapter.js';
 import { faultPoint } from '../shared/fault-injection.js';
 import {
   createSessionResolver,
@@ -20,7 +21,7 @@ import type { CatalogEntry } from './catalog-sources.js';
 import type { Plan } from './plan-run.js';
 import type { RunState } from './run-state.js';
 import type { SessionBatches } from './session-batches.js';
-import { groupOccurrences } from './session-groups.js';
+import { groupOccurrences, type SessionGroup } from './session-groups.js';
 
 interface InFlight {
   members: CatalogEntry[];
@@ -45,6 +46,18 @@ async function take(run: RunState, inFlight: InFlight[], batches: SessionBatches
   run.progress.sessionsDone++;
   run.emit();
   await batches.add(session, members);
+}
+
+/** Tells each adapter which of its occurrences the run hydrates, in the order it will. */
+function planHydration(groups: readonly SessionGroup[], runScope: RunScope, crossWorkspace: boolean): void {
+  const owners = new Map<string, SourceAdapter>();
+  const occurrences: SessionOccurrence[] = [];
+  for (const group of groups)
+    for (const { adapter, occurrence } of planScope(group.members, runScope, crossWorkspace)?.hydrate ?? []) {
+      owners.set(occurrence.sourceKey, adapter);
+      occurrences.push(occurrence);
+    }
+  planByOwner(occurrences, (sourceKey) => owners.get(sourceKey));
 }
 
 /** Hydrates every planned session in scope; returns the run's workspace scope. */
@@ -80,6 +93,7 @@ export async function hydrateSessions(run: RunState, plan: Plan, batches: Sessio
     if (refused) throw refused;
     // The catalog is released session by session as the load goes (each group is dropped once taken).
     entries.length = 0;
+    planHydration(groups, runScope, options.includeCrossWorkspaceSources);
     const pending = groups.reverse();
     const inFlight: InFlight[] = [];
     if (signal.aborted) run.status = 'interrupted';

@@ -10,6 +10,7 @@ import { InternalError } from '../../shared/errors.js';
 import type { SourceKind } from '../../shared/source-fingerprint.js';
 import { ComposerAdapter } from '../composer/composer-adapter.js';
 import { fingerprintFile, occurrenceRefFor, sourceKeyFor } from '../fs/source-identity.js';
+import { planByOwner } from '../plan-by-owner.js';
 import type {
   Contribution,
   DiscoveredSource,
@@ -61,6 +62,10 @@ export class BackupAdapter implements SourceAdapter {
     const closed = this.closedGlobals.get(source.sourceKey);
     if (closed) return closedGlobalOccurrences(source, closed);
     return this.owner(source.sourceKey).catalog(source, ctx);
+  }
+
+  planHydration(occurrences: readonly SessionOccurrence[]): void {
+    planByOwner(occurrences, (sourceKey) => this.owners.get(sourceKey));
   }
 
   async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {

@@ -38,19 +38,19 @@ import { type GlobalHandle, GlobalOccurrence } from './global-occurrence.js';
 import { readGlobalSession } from './global-session-reader.js';
 import { SubagentLinks } from './subagent-links.js';
 import { reportUnreadableDatabase } from './unreadable-database.js';
-import { readWorkspaceEntry } from './workspace-entry-reader.js';
-import type { WorkspaceEntryRef } from './workspace-index.js';
+import { type WorkspaceEntryRead, type WorkspaceHandle, WorkspaceReadAhead } from './workspace-read-ahead.js';
 
 /** Workspace DBs read at once (catalog) and then one per hydration: 32 keeps ~5 MB of connections. */
 const OPEN_WORKSPACE_SNAPSHOTS = 32;
 
-type Handle = GlobalHandle | { kind: 'workspace'; locator: string; entry: WorkspaceEntryRef };
+type Handle = GlobalHandle | WorkspaceHandle;
 
 export class ComposerAdapter implements SourceAdapter {
   readonly name = 'composer';
   /** Never released: the catalog scan holds the global DB's connection across its yields. */
   private readonly globalSnapshots = new SnapshotCache(Number.POSITIVE_INFINITY);
   private readonly workspaceSnapshots = new SnapshotCache(OPEN_WORKSPACE_SNAPSHOTS);
+  private readonly workspaceEntries = new WorkspaceReadAhead();
   /** Per global DB: built only when a session needs a request-id join. */
   private readonly agentKvIndexes = new Map<string, AgentKvIndex>();
   private readonly subagentLinks = new Map<string, SubagentLinks>();
@@ -160,8 +160,16 @@ export class ComposerAdapter implements SourceAdapter {
     }
   }
 
+  planHydration(occurrences: readonly SessionOccurrence[]): void {
+    this.workspaceEntries.plan(
+      occurrences.filter((occurrence) => (occurrence.handle as Handle).kind === 'workspace'),
+    );
+  }
+
   async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
     const handle = occurrence.handle as Handle;
+    const ahead = handle.kind === 'workspace' ? this.workspaceEntries.take(occurrence, ctx) : null;
+    if (ahead !== null) return this.workspaceContribution(occurrence, ahead);
     const snapshot =
       handle.kind === 'global'
         ? await this.globalSnapshot(handle.locator, ctx)
@@ -179,12 +187,9 @@ export class ComposerAdapter implements SourceAdapter {
     occurrence: SessionOccurrence,
     ctx: ReadContext,
   ): Contribution {
+    if (handle.kind === 'workspace')
+      return this.workspaceContribution(occurrence, this.workspaceEntries.read(snapshot.db, occurrence, ctx));
     const scope = { sessionId: occurrence.sessionId, sourceRef: occurrence.occurrenceRef };
-    if (handle.kind === 'workspace') {
-      const read = readWorkspaceEntry(snapshot.db, handle.entry, ctx.limits, ctx.counters, scope);
-      const contribution: ComposerWorkspaceContribution = { kind: 'composer-workspace', occurrence, ...read };
-      return contribution;
-    }
     const { stats, content, read } = readGlobalSession(
       snapshot.db,
       handle.composerId,
@@ -216,6 +221,11 @@ export class ComposerAdapter implements SourceAdapter {
     return contribution;
   }
 
+  private workspaceContribution(occurrence: SessionOccurrence, read: WorkspaceEntryRead): Contribution {
+    const contribution: ComposerWorkspaceContribution = { kind: 'composer-workspace', occurrence, ...read };
+    return contribution;
+  }
+
   private agentKvIndex(locator: string, snapshot: SqliteSnapshot, ctx: ReadContext): AgentKvIndex {
     let index = this.agentKvIndexes.get(locator);
     if (index === undefined) {
@@ -244,6 +254,7 @@ export class ComposerAdapter implements SourceAdapter {
   }
 
   close(): void {
+    this.workspaceEntries.clear();
     this.globalSnapshots.close();
     this.workspaceSnapshots.close();
   }
