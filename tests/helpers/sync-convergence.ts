@@ -14,13 +14,15 @@ import {
   type SourceChange,
   type SourceWorld,
 } from '../../fixtures/sync/source-world.js';
+import { CONTENT_TABLES } from '../../schemas/tables.js';
 import { DEFAULT_READ_LIMITS } from '../../src/extract/limits/read-limits.js';
 import { targetOpener } from '../../src/load/open-target.js';
 import { runPipeline } from '../../src/sync/run-pipeline.js';
 import type { RunSummary } from '../../src/sync/run-state.js';
 import { tempDir } from './run-cli.js';
 
-const CONTENT_TABLES = ['sessions', 'messages', 'tool_calls', 'source_instances'] as const;
+/** Every table whose rows a run writes per session, derived facts (usage, file edits) included. */
+const COMPARED_TABLES = CONTENT_TABLES.map((table) => table.name);
 
 /** Cursor roots (and optional captures and backups) for one in-process run. */
 export interface InProcessSources {
@@ -72,7 +74,7 @@ export async function archivedStates(warehouses: readonly string[]): Promise<Rec
     for (const [i, path] of warehouses.entries()) {
       await connection.run(`ATTACH '${path.replaceAll("'", "''")}' AS w${i} (READ_ONLY)`);
       const digests = new Map<string, ReturnType<typeof createHash>>();
-      for (const table of CONTENT_TABLES) {
+      for (const table of COMPARED_TABLES) {
         const reader = await connection.runAndReadAll(
           `SELECT t::VARCHAR AS r, t.session_id AS id FROM w${i}.${table} t
             WHERE t.session_id IN (SELECT session_id FROM w${i}.etl_session_state WHERE present_in_source)
