@@ -18,6 +18,7 @@ export const FAULT_POINTS = [
   'run-finished',
   'parquet-state-built',
   'export-published',
+  'prices-staged',
 ] as const;
 
 export type FaultPoint = (typeof FAULT_POINTS)[number];

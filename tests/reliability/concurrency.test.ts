@@ -96,7 +96,7 @@ for (const kind of ['duckdb', 'parquet'] as const) {
     }, 600_000);
 
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      it(`${signal} during hydration stops at a safe point: non-zero exit, run marked interrupted, temp cleaned, nothing mixed, next run converges`, async () => {
+      it(`${signal} during hydration stops at a safe point within 15 s: non-zero exit, run marked interrupted, temp cleaned, nothing mixed, next run converges`, async () => {
         const target = copyOfOld(scenario, signal);
         const tmp = join(scenario.root, `tmp-${signal}`);
         // Pause on a payload read half-way through hydration, then deliver the signal.
@@ -110,8 +110,11 @@ for (const kind of ['duckdb', 'parquet'] as const) {
         );
         run.child.kill(signal);
         run.resume();
+        const resumedAt = Date.now();
         const result = await run.done;
         expect(result.timedOut).toBe(false);
+        // A nightly job's timeout sends SIGTERM and waits a little: the run must not read on to the end.
+        expect(Date.now() - resumedAt).toBeLessThan(15_000);
         expect(result.code).toBe(signal === 'SIGINT' ? 130 : 143);
         expect(JSON.parse(result.stdout).run.status).toBe('interrupted');
         expect(readdirSync(tmp).filter((name) => name.startsWith('cursor-etl-'))).toEqual([]);

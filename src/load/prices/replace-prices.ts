@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { type ModelPriceRow, modelPricesTable } from '../../../schemas/price-tables.js';
 import { createTableSql } from '../../../schemas/table-definition.js';
 import { NotFoundError } from '../../shared/errors.js';
+import { faultPoint } from '../../shared/fault-injection.js';
 import { outputModes } from '../../shared/output-permissions.js';
 import { acquireRunLock } from '../../shared/process/run-lock.js';
 import { DuckDBInstance } from '../duckdb/duckdb-api.js';
@@ -40,6 +41,8 @@ async function replaceInWarehouse(path: string, rows: readonly ModelPriceRow[]):
 
 async function replaceInDataset(root: string, rows: readonly ModelPriceRow[]): Promise<void> {
   const layout = new DatasetLayout(root);
+  // Under the writer lock anything in staging is a dead writer's unpublished residue, as at a run's open.
+  rmSync(layout.stagingDir, { recursive: true, force: true });
   mkdirSync(layout.stagingDir, { recursive: true, mode: outputModes().dir });
   const staged = join(layout.stagingDir, `model-prices-${randomUUID()}.parquet`);
   const instance = await DuckDBInstance.create(':memory:');
@@ -50,6 +53,7 @@ async function replaceInDataset(root: string, rows: readonly ModelPriceRow[]): P
     await connection.run(
       `COPY (SELECT * FROM ${modelPricesTable.name} ORDER BY model, valid_from) TO ${sqlString(staged)} (FORMAT parquet)`,
     );
+    faultPoint('prices-staged');
     renameSync(staged, layout.pricesFile);
   } finally {
     connection.closeSync();
