@@ -34,6 +34,9 @@ const TABLES_BY_SESSION = [
   'messages',
   'tool_calls',
   'source_instances',
+  'row_provenance',
+  'file_edits',
+  'usage',
   'etl_session_sources',
   'etl_session_state',
 ];
