@@ -165,6 +165,8 @@ interface RawCandidate {
   before: Stats;
   wal: WalSnapshot | null;
   opened?: RawSource | null;
+  /** Descriptors closed only after SQLite's connection (see `readTransaction`). */
+  held: number[];
 }
 
 const rawCandidates = new WeakMap<BetterSqlite3.Database, RawCandidate>();
@@ -190,23 +192,18 @@ function openFile(path: string): number | undefined {
 }
 
 /** The file SQLite opened, opened again: the same inode as before SQLite's open, else it was replaced. */
-function openRaw({ path, before, wal }: RawCandidate): RawSource | null {
+function openRaw({ path, before, wal, held }: RawCandidate): RawSource | null {
   const fd = openFile(path);
   if (fd === undefined) return null;
+  held.push(fd);
   const now = fstatSync(fd);
-  if (now.ino !== before.ino || now.dev !== before.dev) {
-    closeSync(fd);
-    return null;
-  }
+  if (now.ino !== before.ino || now.dev !== before.dev) return null;
   if (wal === null || wal.mxFrame === 0) return { fd };
   const walFd = openFile(`${path}-wal`);
-  const frames = walFd === undefined ? null : snapshotFrames(walFd, wal);
-  if (walFd === undefined || frames === null) {
-    if (walFd !== undefined) closeSync(walFd);
-    closeSync(fd);
-    return null;
-  }
-  return { fd, wal: { fd: walFd, frames } };
+  if (walFd === undefined) return null;
+  held.push(walFd);
+  const frames = snapshotFrames(walFd, wal);
+  return frames === null ? null : { fd, wal: { fd: walFd, frames } };
 }
 
 /**
@@ -218,13 +215,14 @@ function rawCandidate(
   before: Stats | undefined,
   method: SnapshotMethod,
   headers: [Buffer | null, Buffer | null],
+  held: number[],
 ): RawCandidate | undefined {
   if (before === undefined) return undefined;
-  if (method !== 'wal-read-transaction') return { path, before, wal: null };
+  if (method !== 'wal-read-transaction') return { path, before, wal: null, held };
   const wal = walSnapshotOf(...headers);
-  if (wal !== null) return { path, before, wal };
+  if (wal !== null) return { path, before, wal, held };
   const walEmpty = (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) === 0;
-  return walEmpty ? { path, before, wal: null } : undefined;
+  return walEmpty ? { path, before, wal: null, held } : undefined;
 }
 
 /**
@@ -238,26 +236,38 @@ function readTransaction(
   path: string,
   before: Stats | undefined,
 ): SqliteSnapshot {
-  const wal = method === 'wal-read-transaction';
-  const headerBefore = wal ? readWalIndexHeader(path) : null;
-  source.exec('BEGIN');
-  // Touching the schema starts the read: the snapshot (or shared lock) is held from here on.
-  source.prepare('SELECT count(*) FROM sqlite_master').get();
-  const candidate = rawCandidate(path, before, method, [headerBefore, wal ? readWalIndexHeader(path) : null]);
-  if (candidate !== undefined) rawCandidates.set(source, candidate);
+  // Closing any descriptor of a file drops every POSIX lock this process holds on it, SQLite's
+  // shared and WAL read locks included: files opened beside SQLite stay open until it has closed.
+  const held: number[] = [];
+  const closeHeld = (): void => {
+    for (const fd of held.splice(0)) closeSync(fd);
+  };
+  try {
+    const shm = method === 'wal-read-transaction' ? openFile(`${path}-shm`) : undefined;
+    if (shm !== undefined) held.push(shm);
+    const header = (): Buffer | null => (shm === undefined ? null : readWalIndexHeader(shm));
+    const headerBefore = header();
+    source.exec('BEGIN');
+    // Touching the schema starts the read: the snapshot (or shared lock) is held from here on.
+    source.prepare('SELECT count(*) FROM sqlite_master').get();
+    const candidate = rawCandidate(path, before, method, [headerBefore, header()], held);
+    if (candidate !== undefined) rawCandidates.set(source, candidate);
+  } catch (error) {
+    closeHeld();
+    throw error;
+  }
   return {
     db: source,
     method,
     release: () => undefined,
     close: () => {
-      const raw = candidate?.opened;
       rawCandidates.delete(source);
-      if (raw) {
-        closeSync(raw.fd);
-        if (raw.wal !== undefined) closeSync(raw.wal.fd);
+      try {
+        if (source.inTransaction) source.exec('COMMIT');
+        source.close();
+      } finally {
+        closeHeld();
       }
-      if (source.inTransaction) source.exec('COMMIT');
-      source.close();
     },
   };
 }

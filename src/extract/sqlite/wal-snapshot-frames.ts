@@ -3,7 +3,7 @@
  * `-shm` file names the last frame of the newest commit. Read before and after the read began and
  * found equal, it names the read's own snapshot (every commit changes it).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import { endianness } from 'node:os';
 
 /** Both copies of the wal-index header, as the `-shm` file holds them. */
@@ -20,20 +20,10 @@ export interface WalSnapshot {
   salt: Buffer;
 }
 
-/** The `-shm` header bytes, or null when there is none to read. */
-export function readWalIndexHeader(path: string): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(`${path}-shm`, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const bytes = Buffer.alloc(HEADER_BYTES);
-    return readSync(fd, bytes, 0, HEADER_BYTES, 0) === HEADER_BYTES ? bytes : null;
-  } finally {
-    closeSync(fd);
-  }
+/** The header bytes of an open `-shm` file, or null when it is shorter than a header. */
+export function readWalIndexHeader(shmFd: number): Buffer | null {
+  const bytes = Buffer.alloc(HEADER_BYTES);
+  return readSync(shmFd, bytes, 0, HEADER_BYTES, 0) === HEADER_BYTES ? bytes : null;
 }
 
 /**

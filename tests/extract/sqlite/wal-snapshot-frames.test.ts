@@ -18,23 +18,33 @@ function walDb(): { path: string; writer: Database.Database } {
   return { path, writer };
 }
 
+/** The `-shm` header read through a descriptor of its own. */
+function headerOf(path: string): Buffer | null {
+  const fd = openSync(`${path}-shm`, 'r');
+  try {
+    return readWalIndexHeader(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 describe('WAL snapshot frames', () => {
   it('names the newest commit only while no commit comes between the two headers', () => {
     const { path, writer } = walDb();
     writer.prepare('INSERT INTO cursorDiskKV VALUES (?, ?)').run('a', 'x');
-    const before = readWalIndexHeader(path);
-    const snapshot = walSnapshotOf(before, readWalIndexHeader(path));
+    const before = headerOf(path);
+    const snapshot = walSnapshotOf(before, headerOf(path));
     expect(snapshot?.pageSize).toBe(4096);
     // Every frame in the file is committed: the WAL is as long as the snapshot.
     expect(snapshot?.mxFrame).toBe((statSync(`${path}-wal`).size - 32) / (24 + 4096));
     writer.prepare('INSERT INTO cursorDiskKV VALUES (?, ?)').run('b', 'y');
-    expect(walSnapshotOf(before, readWalIndexHeader(path))).toBeNull();
+    expect(walSnapshotOf(before, headerOf(path))).toBeNull();
     writer.close();
   });
 
   it('refuses a torn or unknown header', () => {
     const { path, writer } = walDb();
-    const header = readWalIndexHeader(path)!;
+    const header = headerOf(path)!;
     const torn = Buffer.from(header);
     torn[60]! ^= 1;
     expect(walSnapshotOf(torn, torn)).toBeNull();
@@ -51,7 +61,7 @@ describe('WAL snapshot frames', () => {
     const put = writer.prepare('INSERT INTO cursorDiskKV VALUES (?, ?)');
     put.run('a', 'x');
     put.run('b', 'y');
-    const snapshot = walSnapshotOf(readWalIndexHeader(path), readWalIndexHeader(path))!;
+    const snapshot = walSnapshotOf(headerOf(path), headerOf(path))!;
     const fd = openSync(`${path}-wal`, 'r');
     try {
       const frames = snapshotFrames(fd, snapshot)!;
