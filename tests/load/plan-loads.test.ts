@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fileEditsSignature } from '../../src/load/file-edits-signature.js';
 import { planLoads } from '../../src/load/plan-loads.js';
 import type { ArchivedState } from '../../src/load/replace-decision.js';
 import type { NormalizedSession } from '../../src/transform/normalized-session.js';
@@ -12,6 +13,7 @@ function session(id: string, digest: string, edits: number, added: number | null
     rowProvenance: [],
     fileEdits: Array.from({ length: edits }, (_, i) => ({
       session_id: id,
+      message_id: 'm',
       edit_ordinal: i,
       lines_added: added,
       lines_removed: null,
@@ -21,14 +23,13 @@ function session(id: string, digest: string, edits: number, added: number | null
   } as unknown as NormalizedSession;
 }
 
-/** `fileEdits`: the archived row count, or a whole signature (file-edits-signature.ts). */
-const archived = (digest: string, fileEdits?: number | string): ArchivedState => ({
+/** `edits`: the archived `file_edits` rows, signed as the target signs them; none when it cannot. */
+const archived = (digest: string, edits?: NormalizedSession['fileEdits']): ArchivedState => ({
   viewDigest: digest,
   fidelity: 'complete',
-  ...(fileEdits === undefined
-    ? {}
-    : { fileEdits: typeof fileEdits === 'string' ? fileEdits : `${fileEdits}:0:0:0:0` }),
+  ...(edits === undefined ? {} : { fileEdits: fileEditsSignature(edits) }),
 });
+const editsOf = (...args: Parameters<typeof session>) => session(...args).fileEdits;
 
 describe('planLoads: file_edits of unchanged sessions', () => {
   it('refreshes only unchanged sessions whose archived edit count differs, when the target counts', () => {
@@ -41,10 +42,10 @@ describe('planLoads: file_edits of unchanged sessions', () => {
     const plan = planLoads(
       incoming,
       new Map([
-        ['a', archived('d1', 0)],
-        ['b', archived('d2', 2)],
+        ['a', archived('d1', [])],
+        ['b', archived('d2', editsOf('b', 'd2', 2))],
         ['c', archived('d3')],
-        ['d', archived('old', 0)],
+        ['d', archived('old', [])],
       ]),
     );
     expect(plan.results.map((r) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'replace']);
@@ -56,8 +57,8 @@ describe('planLoads: file_edits of unchanged sessions', () => {
     const plan = planLoads(
       [session('a', 'd1', 2, 3), session('b', 'd2', 2, 3)],
       new Map([
-        ['a', archived('d1', '2:4:2:0:0')],
-        ['b', archived('d2', '2:6:2:0:0')],
+        ['a', archived('d1', editsOf('a', 'd1', 2, 2))],
+        ['b', archived('d2', editsOf('b', 'd2', 2, 3))],
       ]),
     );
     expect(plan.editsRefreshed.map((s) => s.session.session_id)).toEqual(['a']);
