@@ -3,13 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 const required = vi.hoisted((): string[] => []);
 
 vi.mock('../../../src/shared/require-commonjs.js', async (original) => {
-  const actual = await original<typeof import('../../../src/shared/require-commonjs.js')>();
-  return {
-    requireCommonJs: (id: string): unknown => {
-      required.push(id);
-      return actual.requireCommonJs(id);
-    },
-  };
+  const { recordingRequireModule } = await import('../../helpers/recorded-requires.js');
+  return recordingRequireModule(await original(), required);
 });
 
 describe('the lazily required SQLite driver', () => {
