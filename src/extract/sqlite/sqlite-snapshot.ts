@@ -75,16 +75,20 @@ function isIoFailure(error: unknown): boolean {
   return typeof reason === 'string' && (reason === 'EIO' || reason.startsWith('SQLITE_IOERR'));
 }
 
-/** `inPlace`: read a rollback-journal database in place rather than copy it (a run reading little of it). */
+/**
+ * `inPlace`: read a rollback-journal database in place rather than copy it (a run reading little of
+ * it). `rawBytes: false`: `rawFileOf` will never be asked, so its stat and `-shm` reads are spared.
+ */
 export async function openSqliteSnapshot(
   path: string,
   temp: PrivateTempDir,
   sourceKind: string,
   open: SqliteOpener = openReadOnly,
   inPlace = false,
+  rawBytes = true,
 ): Promise<SqliteSnapshot> {
   try {
-    return await snapshotOf(path, temp, sourceKind, open, inPlace);
+    return await snapshotOf(path, temp, sourceKind, open, inPlace, rawBytes);
   } catch (error) {
     if (!isIoFailure(error)) throw error;
     return fileCopySnapshot(path, temp, sourceKind);
@@ -122,9 +126,10 @@ async function snapshotOf(
   sourceKind: string,
   open: SqliteOpener,
   inPlace: boolean,
+  rawBytes: boolean,
 ): Promise<SqliteSnapshot> {
   let source: BetterSqlite3.Database;
-  const before = statSync(path, { throwIfNoEntry: false });
+  const before = rawBytes ? statSync(path, { throwIfNoEntry: false }) : undefined;
   try {
     source = open(path);
   } catch (error) {
@@ -243,7 +248,9 @@ function readTransaction(
     for (const fd of held.splice(0)) closeSync(fd);
   };
   try {
-    const shm = method === 'wal-read-transaction' ? openFile(`${path}-shm`) : undefined;
+    // Without the stat taken before the open no raw candidate can be named: its headers are not read.
+    const wal = method === 'wal-read-transaction' && before !== undefined;
+    const shm = wal ? openFile(`${path}-shm`) : undefined;
     if (shm !== undefined) held.push(shm);
     const header = (): Buffer | null => (shm === undefined ? null : readWalIndexHeader(shm));
     const headerBefore = header();

@@ -49,7 +49,7 @@ export function walkTree(rootId: string, readBlob: BlobReader): TreeWalk {
     const tag = node[at];
     if ((tag === LEAF_TAG || tag === SUBTREE_TAG) && node[at + 1] === HASH_LEN) {
       top.at += FRAME;
-      const hash = Buffer.from(node.subarray(at + 2, at + FRAME)).toString('hex');
+      const hash = Buffer.from(node.buffer, node.byteOffset + at + 2, HASH_LEN).toString('hex');
       if (tag === LEAF_TAG) leaves.push(hash);
       else enter(hash);
     } else top.at += 1;

@@ -212,7 +212,8 @@ export class StoreAdapter implements SourceAdapter {
     if (handle.entry.dbProblem !== null) return unreadable(handle.entry.dbProblem);
     let snapshot: SqliteSnapshot;
     try {
-      snapshot = await openSqliteSnapshot(handle.entry.dbPath, ctx.temp, 'store');
+      // The tree is read through SQLite only: `rawFileOf` is never asked of it.
+      snapshot = await openSqliteSnapshot(handle.entry.dbPath, ctx.temp, 'store', undefined, false, false);
     } catch (error) {
       // A corrupt or vanished file is a degraded source; anything else (capability, bugs) is fatal.
       if (error instanceof IoError && error.code === 'SOURCE_UNREADABLE')

@@ -10,7 +10,6 @@ import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { ReadCounters } from '../read-counters.js';
 import { HydrationBudget } from '../sqlite/keyset-pager.js';
-import { hasTable } from '../sqlite/sqlite-snapshot.js';
 import { walkTree } from './blob-tree.js';
 import { opaqueBlob } from './leaf-decode.js';
 import type {
@@ -69,24 +68,31 @@ export function readStoreDb(
   facts: StoreSessionFacts,
   env: ReadEnv,
 ): StoreDbData | StoreDbBytesData {
-  if (!hasTable(db, 'meta') || !hasTable(db, 'blobs')) {
+  // One statement each for the tables and the meta row: per store.db, each prepare costs more
+  // than its step.
+  const tables = db
+    .prepare(
+      "SELECT count(DISTINCT name) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'blobs')",
+    )
+    .get() as { n: number };
+  if (tables.n !== 2) {
     env.sink.add(unreadableStoreSource('store-db', 'missing-tables', env.scope));
     return failedDb(facts, 'missing-tables');
   }
-  const metaSize = db.prepare("SELECT octet_length(value) AS len FROM meta WHERE key = '0'").get() as
-    | { len: number | null }
-    | undefined;
-  if (!metaSize || metaSize.len === null) {
+  // The value only when its size is within the limit: an oversized one is never materialized.
+  const metaRow = db
+    .prepare(
+      "SELECT octet_length(value) AS len, CASE WHEN octet_length(value) <= ? THEN CAST(value AS TEXT) END AS value FROM meta WHERE key = '0'",
+    )
+    .get(env.limits.sqliteValueBytes) as { len: number | null; value: string | null } | undefined;
+  if (!metaRow || metaRow.len === null) {
     env.sink.add(unreadableStoreSource('store-db', 'missing-meta-row', env.scope));
     return failedDb(facts, 'missing-meta-row');
   }
-  checkLimit('sqliteValueBytes', env.limits.sqliteValueBytes, metaSize.len);
-  const metaRow = db.prepare("SELECT CAST(value AS TEXT) AS value FROM meta WHERE key = '0'").get() as {
-    value: string;
-  };
+  checkLimit('sqliteValueBytes', env.limits.sqliteValueBytes, metaRow.len);
   let meta: ReturnType<typeof decodeStoreMetaRow>;
   try {
-    meta = decodeStoreMetaRow(metaRow.value);
+    meta = decodeStoreMetaRow(metaRow.value as string);
   } catch (error) {
     if (!(error instanceof StoreMetaInvalid)) throw error;
     env.sink.add(

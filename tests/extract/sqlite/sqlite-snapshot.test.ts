@@ -178,6 +178,24 @@ describe('Consistent SQLite snapshots', () => {
       writer.close();
     });
 
+    it('none when the caller never reads raw bytes; the read transaction still pins its snapshot', async () => {
+      const path = buildDb(true);
+      temp = PrivateTempDir.create();
+      const writer = new Database(path);
+      writer.pragma('wal_autocheckpoint = 0');
+      writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:s:2', '{}');
+      const snapshot = await openSqliteSnapshot(path, temp, 'composer', undefined, false, false);
+      expect(snapshot.method).toBe('wal-read-transaction');
+      expect(rawFileOf(snapshot.db)).toBeUndefined();
+      writer.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:s:3', '{}');
+      expect(count(snapshot.db)).toBe(2);
+      snapshot.close();
+      const raw = await openSqliteSnapshot(path, temp, 'composer');
+      expect(rawFileOf(raw.db)?.wal?.frames.size).toBeGreaterThan(0);
+      raw.close();
+      writer.close();
+    });
+
     it('not a private copy, nor a file replaced between the stat and SQLite opening it', async () => {
       const path = buildDb(false);
       temp = PrivateTempDir.create();

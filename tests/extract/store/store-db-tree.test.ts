@@ -247,6 +247,39 @@ describe('store.db reader', () => {
     db.close();
   });
 
+  it('checks the meta row against sqliteValueBytes before materializing it', () => {
+    const { builder, path } = newDb();
+    builder.meta({ latestRootBlobId: null, name: 'x'.repeat(2000) });
+    builder.close();
+    const db = new Database(path, { readonly: true });
+    const limits = resolveReadLimits({ sqliteValueBytes: 1024 });
+    expect(() => readStoreDb(db, facts, env(limits))).toThrow(SourceLimitExceeded);
+    expect(readDecoded(db)).toMatchObject({ status: 'read', title: 'x'.repeat(2000) });
+    db.close();
+  });
+
+  it.each([
+    ['no blobs table', 'DROP TABLE blobs', 'missing-tables'],
+    [
+      'a view named blobs',
+      'DROP TABLE blobs; CREATE VIEW blobs AS SELECT 1 AS id, 2 AS data',
+      'missing-tables',
+    ],
+    ['no meta table', 'DROP TABLE meta', 'missing-tables'],
+    ['no meta row', "DELETE FROM meta WHERE key = '0'", 'missing-meta-row'],
+    ['a NULL meta row', "UPDATE meta SET value = NULL WHERE key = '0'", 'missing-meta-row'],
+  ])('fails (as data) on a store.db with %s', (_name, sql, failure) => {
+    const { builder, path } = newDb();
+    builder.meta({ latestRootBlobId: null });
+    builder.db.exec(sql);
+    builder.close();
+    const db = new Database(path, { readonly: true });
+    const e = env();
+    expect(readDecoded(db, e)).toMatchObject({ status: 'failed', failure });
+    expect(e.sink.items.map((d) => [d.code, d.details.reason])).toEqual([['SOURCE_UNREADABLE', failure]]);
+    db.close();
+  });
+
   /** Reads a store.db whose only content is the meta row written by `fill`. */
   function readMetaOnly(fill: (builder: StoreDbBuilder) => void) {
     const { builder, path } = newDb();
