@@ -55,7 +55,10 @@ export const sourcesTable = defineTable(
     ),
     present: column('bool', 'False once a run over the same roots no longer discovers the source.'),
     first_seen_run: column('text', 'Run that first read the source.'),
-    last_seen_run: column('text', 'Last committed run that discovered the source.'),
+    last_seen_run: column(
+      'text',
+      'Last committed run that wrote this row (the source new, changed or read again); runs that skip it unchanged leave it.',
+    ),
     last_changed_run: column('text', 'Last committed run that saw a changed fingerprint.'),
   },
 );
@@ -85,7 +88,7 @@ export const sessionStateTable = defineTable(
     first_seen_run: column('text', 'Run that first archived the session.'),
     last_seen_run: column(
       'text',
-      'Last run that read the session from its sources; runs that skipped them unchanged stamp only etl_sources.',
+      'Last run that read the session from its sources; runs that skipped them unchanged leave it.',
     ),
     last_changed_run: nullable(
       'text',

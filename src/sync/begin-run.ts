@@ -2,7 +2,7 @@
 import type { WarehouseTarget } from '../load/target.js';
 import { canonicalHash } from '../shared/json/canonical-json.js';
 import { IdentitySeal } from '../transform/redact/identity-seal.js';
-import { type RedactionCounts, RunRedaction } from '../transform/redact/redact-session.js';
+import type { RedactionCounts } from '../transform/redact/redact-session.js';
 import { RULESET_VERSION } from '../transform/redact/ruleset.js';
 import { archiveRewrittenDiagnostic, defaultRedactionRequest, settleRedaction } from './redaction-gate.js';
 import type { RunStart, RunState } from './run-state.js';
@@ -46,6 +46,8 @@ export async function beginRun(
     readDigest,
     job,
     seal: job === null ? null : new IdentitySeal(job.sealKey),
-    redaction: job === null ? null : new RunRedaction(),
+    // The scanner and its rule library load only for a run that redacts.
+    redaction:
+      job === null ? null : new (await import('../transform/redact/redact-session.js')).RunRedaction(),
   });
 }

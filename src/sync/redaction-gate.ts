@@ -10,7 +10,7 @@ import { loadRedactionKey } from '../shared/redaction-key.js';
 import type { RedactionPolicy } from '../shared/redaction-policy.js';
 import type { NormalizedSession } from '../transform/normalized-session.js';
 import { IdentitySeal } from '../transform/redact/identity-seal.js';
-import { type RedactionCounts, redactSession } from '../transform/redact/redact-session.js';
+import type { RedactionCounts } from '../transform/redact/redact-session.js';
 import { RULESET_VERSION } from '../transform/redact/ruleset.js';
 import type { RedactionJob } from '../transform/resolve/resolve-job.js';
 import type { CatalogEntry } from './catalog-sources.js';
@@ -99,6 +99,7 @@ export function archiveRewrite(
   return {
     policy,
     session: async (stored) => {
+      const { redactSession } = await import('../transform/redact/redact-session.js');
       const { session, messages, toolCalls, sourceInstances, rowProvenance, fileEdits, usage } =
         await redactSession(asNormalized(stored), { homePaths: job.homePaths, seal }, counts);
       return { session, messages, toolCalls, sourceInstances, rowProvenance, fileEdits, usage };

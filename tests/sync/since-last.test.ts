@@ -46,14 +46,28 @@ describe('incremental sync ledger through the CLI (etl run --since-last)', { tim
     expect(contentChecksum(target)).toBe(before);
   });
 
-  it('a no-op run confirms every discovered source (last_seen_run) and leaves the session rows as the last read wrote them', () => {
-    const seenBy = (table: string) =>
-      queryRows(target, `select distinct last_seen_run from ${table}`).map((r) => r.last_seen_run);
-    const sessionsBefore = seenBy('etl_session_state');
+  it('a no-op run writes no ledger row: sources and sessions keep the run that last read them, and its run record counts them as skipped', () => {
+    const ledger = () => ({
+      sources: queryRows(target, 'select * from etl_sources order by source_key'),
+      memberships: queryRows(target, 'select * from etl_session_sources order by session_id, occurrence_ref'),
+      sessions: queryRows(target, 'select * from etl_session_state order by session_id'),
+    });
+    const before = ledger();
+    expect(before.sources.length).toBeGreaterThan(0);
     const noop = run('--since-last');
-    expect(seenBy('etl_sources')).toEqual([noop.runId]);
-    expect(seenBy('etl_session_state')).toEqual(sessionsBefore);
-    expect(sessionsBefore).not.toContain(noop.runId);
+    expect(ledger()).toEqual(before);
+    expect(before.sources.map((r) => r.last_seen_run)).not.toContain(noop.runId);
+    const record = queryRows(
+      target,
+      `select status, sources_seen, sources_skipped_unchanged from etl_runs where run_id = '${noop.runId}'`,
+    );
+    expect(record).toEqual([
+      {
+        status: 'committed',
+        sources_seen: before.sources.length,
+        sources_skipped_unchanged: before.sources.length,
+      },
+    ]);
   });
 
   it('a changed source re-extracts only the session it changed: exactly that session is replaced', () => {

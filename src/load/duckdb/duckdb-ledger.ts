@@ -13,6 +13,7 @@ import {
   type LedgerFinal,
   type LedgerSource,
   type Membership,
+  type SourceAdvance,
   type SyncLedgerStore,
 } from '../sync-ledger.js';
 import type { LoadResult } from '../target.js';
@@ -111,8 +112,8 @@ export class DuckDbLedger implements SyncLedgerStore {
     const vanished = await this.advanceSources(runId, final);
     await this.dropUnseenMemberships(final.fullyRead);
     if (final.concludeVanished) await this.retireVanishedSources(vanished);
-    // Sessions of sources this run skipped keep their last_seen_run: the stamps on etl_sources confirm
-    // them, so a no-op does not rewrite a row per archived session.
+    // Sessions and sources this run skipped keep their last_seen_run: a no-op rewrites no row per
+    // archived session or source, and its etl_runs row counts what it skipped.
     const absent = await this.connection.runAndReadAll(
       `UPDATE etl_session_state SET present_in_source = false, absent_since_run = $1
         WHERE present_in_source AND session_id NOT IN (SELECT session_id FROM etl_session_sources)
@@ -216,15 +217,24 @@ export class DuckDbLedger implements SyncLedgerStore {
     );
   }
 
-  /** Rewrites the source rows that changed and only stamps the rest; returns the undiscovered keys. */
+  /**
+   * Rewrites the source rows that changed; a row equal to the stored one (every source of a no-op) is
+   * left as it is, so a no-op writes no ledger row (its run record counts the sources it skipped).
+   * Returns the undiscovered keys.
+   */
   private async advanceSources(runId: string, final: LedgerFinal): Promise<string[]> {
     const previous = new Map<string, StoredSource>();
     const stored = this.planned ?? (await readJsonRows(this.connection, STORED_SOURCES_SQL));
     this.planned = null;
     for (const row of stored) previous.set(String(row.source_key), toStoredSource(row));
-    const rows = final.sources.map((s) => {
+    const rewritten: Record<string, unknown>[] = [];
+    for (const s of final.sources) {
       const before = previous.get(s.sourceKey);
-      return {
+      const checkpoint =
+        s.checkpoint === null || s.checkpoint === undefined ? null : canonicalJson(s.checkpoint);
+      const lastChanged = s.changed || !before ? runId : before.changed;
+      if (sameStoredSource(before, s, final, checkpoint, lastChanged)) continue;
+      rewritten.push({
         source_key: s.sourceKey,
         kind: s.kind,
         roots_digest: final.rootsDigest,
@@ -236,25 +246,16 @@ export class DuckDbLedger implements SyncLedgerStore {
         sidecars: s.fingerprint.sidecars === undefined ? null : canonicalJson(s.fingerprint.sidecars),
         content_hash: s.fingerprint.contentHash ?? null,
         fingerprint_digest: s.fingerprintDigest,
-        checkpoint: s.checkpoint === null || s.checkpoint === undefined ? null : canonicalJson(s.checkpoint),
+        checkpoint,
         present: true,
         first_seen_run: before?.first ?? runId,
         last_seen_run: runId,
-        last_changed_run: s.changed || !before ? runId : before.changed,
-      };
-    });
-    // A row equal to the stored one but for last_seen_run (every source of a no-op) is only stamped.
-    const stamped = rows.filter((r) => sameStoredSource(previous.get(r.source_key), r));
-    const stampedKeys = new Set(stamped.map((r) => r.source_key));
-    const rewritten = rows.filter((r) => !stampedKeys.has(r.source_key));
-    await this.runForKeys(
-      'UPDATE etl_sources SET last_seen_run = $2 WHERE source_key IN',
-      [...stampedKeys],
-      [runId],
-    );
+        last_changed_run: lastChanged,
+      });
+    }
     await this.runForKeys(
       'DELETE FROM etl_sources WHERE source_key IN',
-      rewritten.map((r) => r.source_key),
+      rewritten.map((r) => String(r.source_key)),
     );
     await appendToTable(this.connection, sourcesTable, rewritten);
     const scope = {
@@ -335,23 +336,19 @@ function toStoredSource(row: Record<string, unknown>): StoredSource {
 /** The fingerprint digest covers dev/ino/size/mtime/sidecars/content hash, so those need no compare. */
 function sameStoredSource(
   stored: StoredSource | undefined,
-  row: {
-    kind: string;
-    fingerprint_digest: string;
-    options_digest: string;
-    roots_digest: string;
-    checkpoint: string | null;
-    last_changed_run: string;
-  },
+  source: SourceAdvance,
+  final: LedgerFinal,
+  checkpoint: string | null,
+  lastChanged: string,
 ): boolean {
   return (
     stored?.present === true &&
-    stored.kind === row.kind &&
-    stored.fingerprintDigest === row.fingerprint_digest &&
-    stored.optionsDigest === row.options_digest &&
-    stored.rootsDigest === row.roots_digest &&
-    stored.checkpoint === row.checkpoint &&
-    stored.changed === row.last_changed_run
+    stored.kind === source.kind &&
+    stored.fingerprintDigest === source.fingerprintDigest &&
+    stored.optionsDigest === final.optionsDigest &&
+    stored.rootsDigest === final.rootsDigest &&
+    stored.checkpoint === checkpoint &&
+    stored.changed === lastChanged
   );
 }
 
