@@ -26,18 +26,27 @@ const STAMP_FIELDS = {
   workspaceUri: '$.workspaceUri',
 } as const;
 
-function toStamp(values: Record<string, unknown>): WorkspaceStamp | null {
+/** Distinct stamped locations remembered per global DB; sessions share a few workspaces. */
+const NORMALIZED_KEPT = 1024;
+
+/** `normalize` maps a stamped location to its normalized path (normalizeWorkspacePath, maybe cached). */
+function toStamp(
+  values: Record<string, unknown>,
+  normalize: (raw: string) => string | null = normalizeWorkspacePath,
+): WorkspaceStamp | null {
   const text = (value: unknown): string | null =>
     typeof value === 'string' && value.length > 0 ? value : null;
   const workspaceId = text(values.workspaceId);
   const raw = text(values.fsPath) ?? text(values.external) ?? text(values.path) ?? text(values.workspaceUri);
-  const path = raw === null ? null : normalizeWorkspacePath(raw);
+  const path = raw === null ? null : normalize(raw);
   return workspaceId === null && path === null ? null : { workspaceId, path };
 }
 
 export class GlobalAttribution {
   private readonly headers = new Map<string, WorkspaceStamp>();
   private readonly stampStmt: Database.Statement | null;
+  /** Normalizing is pure: each session of a workspace stamps the same location. */
+  private readonly normalized = new Map<string, string | null>();
 
   constructor(
     db: Database.Database,
@@ -90,7 +99,15 @@ export class GlobalAttribution {
     if (row?.ok !== 1) return null;
     this.budget.chargeRows(1);
     checkLimit('sqliteValueBytes', this.limits.sqliteValueBytes, row.len ?? 0);
-    return toStamp(row);
+    return toStamp(row, (raw) => this.normalize(raw));
+  }
+
+  private normalize(raw: string): string | null {
+    const known = this.normalized.get(raw);
+    if (known !== undefined) return known;
+    const path = normalizeWorkspacePath(raw);
+    if (this.normalized.size < NORMALIZED_KEPT) this.normalized.set(raw, path);
+    return path;
   }
 
   headerStamp(composerId: string): WorkspaceStamp | null {

@@ -151,7 +151,9 @@ export class DuckDbTarget implements WarehouseTarget {
   ): Promise<LoadResult[]> {
     // Comparing with the archived rows aggregates their provenance, and a replace holds both
     // versions: the pool is sized as if each incoming session replaced one of its size.
-    await this.warehouse.fitRows(2 * sessions.reduce((n, s) => n + sessionRows(s), 0));
+    const incoming = sessions.reduce((n, s) => n + sessionRows(s), 0);
+    if (incoming > 0) await this.warehouse.fitSmallRun(this.sessionRowsWritten + incoming);
+    await this.warehouse.fitRows(2 * incoming);
     const archived =
       sessions.length === 0
         ? new Map<string, ArchivedState>()

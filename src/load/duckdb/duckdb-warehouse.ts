@@ -18,7 +18,12 @@ import { PrivateTempDir } from '../../shared/temp/private-temp-dir.js';
 import { ANALYST_VIEWS, createViewSql } from '../views/analyst-views.js';
 import { DuckDBInstance } from './duckdb-api.js';
 import { SANDBOX_INSTANCE_OPTIONS } from './query-sandbox.js';
-import { runInstanceOptions, WRITER_MEMORY_BYTES, WRITER_ROW_GROUP_ROWS } from './run-memory.js';
+import {
+  runInstanceOptions,
+  TRANSIENT_COLUMN_BYTES,
+  WRITER_MEMORY_BYTES,
+  WRITER_ROW_GROUP_ROWS,
+} from './run-memory.js';
 import { sqlString } from './sql-string.js';
 import { storageVersionOption } from './storage-version.js';
 import { connectInUtc } from './utc-connection.js';
@@ -60,6 +65,11 @@ export interface DuckDbWarehouse extends OpenedWarehouse {
    * it, and never recorded, so the next run starts from the base and the largest value again.
    */
   fitRows(rows: number): Promise<void>;
+  /**
+   * While the run has written fewer than a row group's rows (`runRows`), adds room for one transient
+   * block pair per column of every table (run-memory.ts); never lowers the pool.
+   */
+  fitSmallRun(runRows: number): Promise<void>;
 }
 
 /**
@@ -159,20 +169,26 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   }
   let fitted = 0;
   let fittedRows = 0;
+  let base = WRITER_MEMORY_BYTES;
   const opened: DuckDbWarehouse = {
     instance,
     connection,
     meta: null,
     fitValue: async (bytes) => {
       if (bytes <= fitted) return;
-      await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, bytes, fittedRows);
+      await fitMemoryLimit(connection, base, bytes, fittedRows);
       await writeMetaValue(connection, LARGEST_VALUE_KEY, String(bytes));
       fitted = bytes;
     },
     fitRows: async (rows) => {
       if (rows <= fittedRows) return;
-      await fitMemoryLimit(connection, WRITER_MEMORY_BYTES, fitted, rows);
+      await fitMemoryLimit(connection, base, fitted, rows);
       fittedRows = rows;
+    },
+    fitSmallRun: async (runRows) => {
+      if (runRows >= WRITER_ROW_GROUP_ROWS || base > WRITER_MEMORY_BYTES) return;
+      base = WRITER_MEMORY_BYTES + TRANSIENT_COLUMN_BYTES * tableColumns();
+      await fitMemoryLimit(connection, base, fitted, fittedRows);
     },
     keepSmallWal: async () => {
       if (walBytes(path) >= KEPT_WAL_MAX_BYTES) return false;
@@ -212,14 +228,22 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
   return opened;
 }
 
-/** This build's table DDL in order: `etl_meta`, then the tables (CREATE IF NOT EXISTS). */
-function tableStatements(): string[] {
-  const tables = [...ROW_TABLES, ...LEDGER_TABLES, ...PRICE_TABLES] as unknown as TableDefinition<
+/** Columns of every table this build writes, `etl_meta` included. */
+function tableColumns(): number {
+  return 2 + writtenTables().reduce((n, table) => n + Object.keys(table.columns).length, 0);
+}
+
+function writtenTables(): TableDefinition<Record<string, ColumnSpec>>[] {
+  return [...ROW_TABLES, ...LEDGER_TABLES, ...PRICE_TABLES] as unknown as TableDefinition<
     Record<string, ColumnSpec>
   >[];
+}
+
+/** This build's table DDL in order: `etl_meta`, then the tables (CREATE IF NOT EXISTS). */
+function tableStatements(): string[] {
   return [
     'CREATE TABLE IF NOT EXISTS etl_meta (key VARCHAR NOT NULL, value VARCHAR NOT NULL)',
-    ...tables.map(createTableSql),
+    ...writtenTables().map(createTableSql),
   ];
 }
 

@@ -8,6 +8,13 @@ import { memoryLimitSetting } from './value-memory.js';
 export const WRITER_MEMORY_BYTES = 64_000_000;
 
 /**
+ * Appending even one row to a table pins a 256 KiB block for each column's data and one for its
+ * validity until the checkpoint. A small run (under a row group's rows) gets room for every table's,
+ * so its COMMIT and closing CHECKPOINT spill none of them to disk and read none back.
+ */
+export const TRANSIENT_COLUMN_BYTES = 2 * 256 * 1024;
+
+/**
  * The Parquet build reads the staged tables back and writes each partition in session ranges of
  * 8 MB sorted alone (ordered-partition.ts), so its pool no longer has to hold a bucket's sort: at
  * 10,000 sessions 96 MB peaked at 348 MB standalone (128 MB: 432 MB), 64 MB could not allocate.

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '../../../src/load/duckdb/duckdb-api.js';
 import { openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
-import { buildInstanceOptions } from '../../../src/load/duckdb/run-memory.js';
+import { buildInstanceOptions, WRITER_ROW_GROUP_ROWS } from '../../../src/load/duckdb/run-memory.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 async function settings(path: string, mode: 'write' | 'read'): Promise<Record<string, string>> {
@@ -44,5 +44,37 @@ describe('DuckDB settings of a writing run', () => {
     expect(reader.getRows()[0]).toEqual(['91.5 MiB', true, 1n, '7.6 MiB']);
     connection.closeSync();
     instance.closeSync();
+  });
+
+  it('a small run pins one block pair per column of every table without spilling them; a larger run keeps the base pool', async () => {
+    const spilled = async (small: boolean): Promise<number> => {
+      const opened = await openWarehouse(join(tempDir(), 'small.duckdb'), 'write');
+      const { connection } = opened;
+      try {
+        await opened.fitSmallRun(small ? 1 : WRITER_ROW_GROUP_ROWS);
+        const columns = await connection.runAndReadAll(
+          `SELECT table_name, list(CASE WHEN data_type LIKE 'TIMESTAMP%' THEN 'now()' WHEN data_type IN ('VARCHAR', 'JSON')
+             THEN '''1''' WHEN data_type = 'BOOLEAN' THEN 'true' ELSE '1' END ORDER BY column_index) AS v
+             FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main'
+             AND table_name NOT LIKE 'v\\_%' ESCAPE '\\' GROUP BY table_name`,
+        );
+        // Rows appended after checkpointed ones open a transient block per column.
+        for (const step of ['CHECKPOINT', 'COMMIT']) {
+          await connection.run('BEGIN TRANSACTION');
+          for (const [table, values] of columns.getRowsJS())
+            await connection.run(`INSERT INTO ${table} VALUES (${(values as string[]).join(', ')})`);
+          await connection.run('COMMIT');
+          if (step === 'CHECKPOINT') await connection.run(step);
+        }
+        const reader = await connection.runAndReadAll(
+          'SELECT sum(temporary_storage_bytes)::BIGINT FROM duckdb_memory()',
+        );
+        return Number(reader.getRows()[0]![0]);
+      } finally {
+        opened.close();
+      }
+    };
+    expect(await spilled(true)).toBe(0);
+    expect(await spilled(false)).toBeGreaterThan(0);
   });
 });
