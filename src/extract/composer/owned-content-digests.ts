@@ -45,6 +45,29 @@ function ownerIn(rest: string, known: ReadonlySet<string>): string | null {
   return first > 0 ? rest.slice(0, first) : null;
 }
 
+/**
+ * A key's owner by `ownerIn`. Without colon-bearing IDs it is the bytes before the first colon,
+ * mostly the previous row's: compared in place, so such a row allocates nothing.
+ */
+function ownerCache(from: number, known: ReadonlySet<string>): (key: Uint8Array) => string | null {
+  if (known.size > 0) return (key) => ownerIn(bytesOf(key, from), known);
+  let last = new Uint8Array(0);
+  let owner = '';
+  return (key) => {
+    const colon = key.indexOf(0x3a, from);
+    if (colon <= from) return null;
+    const length = colon - from;
+    let same = length === last.length;
+    for (let i = 0; same && i < length; i++) same = key[from + i] === last[i];
+    if (!same) {
+      // A copy: the key lies in a page buffer the walk reuses (and a Buffer's `slice` is a view).
+      last = new Uint8Array(key.subarray(from, colon));
+      owner = Buffer.from(last.buffer, last.byteOffset, length).toString('latin1');
+    }
+    return owner;
+  };
+}
+
 export function ownedContentDigests(job: OwnedDigestJob): OwnedDigests {
   const { source, shape } = job;
   const known = new Set(job.colonIds.map((id) => Buffer.from(id, 'utf8').toString('latin1')));
@@ -82,9 +105,10 @@ export function ownedContentDigests(job: OwnedDigestJob): OwnedDigests {
     job.docRowids,
   );
   const bubblePrefix = Buffer.from(BUBBLE_PREFIX);
+  const ownerOf = ownerCache(bubblePrefix.length, known);
   forEachRawRow(source, shape, bubblePrefix, (rowid, value, key, text) => {
     if (!text) return;
-    const id = ownerIn(bytesOf(key, bubblePrefix.length), known);
+    const id = ownerOf(key);
     if (id === null) return;
     let session = owned.get(id);
     if (session === undefined) {

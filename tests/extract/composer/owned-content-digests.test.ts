@@ -16,7 +16,7 @@ import { tempDir } from '../../helpers/run-cli.js';
  * a session without `composerData`, a NULL doc, diff rows shared by nested sessions, a BLOB key,
  * a key that is not UTF-8, values past a page.
  */
-function buildSource(path: string, wal: boolean): Database.Database {
+function buildSource(path: string, wal: boolean, colonIds = true): Database.Database {
   const db = new Database(path);
   db.pragma('page_size = 1024');
   if (wal) db.pragma('journal_mode = WAL');
@@ -24,7 +24,7 @@ function buildSource(path: string, wal: boolean): Database.Database {
   const put = db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)');
   db.transaction(() => {
     put.run('composerData:a', '{"a":1}');
-    put.run('composerData:p:q', Buffer.from('{"nested":true}'));
+    if (colonIds) put.run('composerData:p:q', Buffer.from('{"nested":true}'));
     put.run('composerData:n', null);
     for (let i = 0; i < 120; i++) {
       const owner = ['a', 'b', 'p', 'p:q', 'n'][i % 5]!;
@@ -68,13 +68,21 @@ async function compare(
 }
 
 describe('ownedContentDigests', () => {
-  it.each([false, true])(
-    "gives every catalogued session SQLite's fingerprint and content digest (WAL: %s)",
-    async (wal) => {
+  it.each([
+    [false, true],
+    [true, true],
+    [false, false],
+    [true, false],
+  ])(
+    "gives every catalogued session SQLite's fingerprint and content digest (WAL: %s, colon IDs: %s)",
+    async (wal, colonIds) => {
       const path = join(tempDir('etl-owned-digests-'), 'state.vscdb');
-      const writer = buildSource(path, wal);
+      const writer = buildSource(path, wal, colonIds);
       const before = await compare(path);
-      expect([...before.sqlite.keys()].sort()).toEqual(['a', 'b', 'n', 'p', 'p:q']);
+      // Without `composerData:p:q`, `bubbleId:p:q:…` keys are session p's.
+      expect([...before.sqlite.keys()].sort()).toEqual(
+        colonIds ? ['a', 'b', 'n', 'p', 'p:q'] : ['a', 'b', 'n', 'p'],
+      );
       for (const [id, pair] of before.sqlite) expect(before.owned.get(id), id).toEqual(pair);
       // The same length, rowid and key: only the content digest can see it.
       writer
@@ -83,8 +91,9 @@ describe('ownedContentDigests', () => {
       writer.prepare("UPDATE cursorDiskKV SET value = 'diff X' WHERE key = 'codeBlockDiff:p:q:68'").run();
       const after = await compare(path);
       for (const [id, pair] of after.sqlite) expect(after.owned.get(id), id).toEqual(pair);
-      expect(after.owned.get('p:q')![1]).not.toBe(before.owned.get('p:q')![1]);
-      expect(after.owned.get('p:q')![0]).toBe(before.owned.get('p:q')![0]);
+      const nested = colonIds ? 'p:q' : 'p';
+      expect(after.owned.get(nested)![1]).not.toBe(before.owned.get(nested)![1]);
+      expect(after.owned.get(nested)![0]).toBe(before.owned.get(nested)![0]);
       // `codeBlockDiff:p:q:` rows lie in session p's diff prefix as well.
       expect(after.owned.get('p')![1]).not.toBe(before.owned.get('p')![1]);
       expect(after.owned.get('a')).toEqual(before.owned.get('a'));
