@@ -64,15 +64,18 @@ export class EarlyContentDigests {
   ) {}
 
   /** A worker booting and waiting for its job; undefined when none can start. */
-  static spawn(): EarlyContentDigests | undefined {
-    if (!existsSync(fileURLToPath(WORKER_URL))) return undefined;
+  static spawn(workerUrl: URL = WORKER_URL): EarlyContentDigests | undefined {
+    if (!existsSync(fileURLToPath(workerUrl))) return undefined;
     const { port1, port2 } = new MessageChannel();
     const done = new Int32Array(new SharedArrayBuffer(4));
     try {
-      const worker = new Worker(WORKER_URL, { workerData: { port: port2, done }, transferList: [port2] });
+      const worker = new Worker(workerUrl, { workerData: { port: port2, done }, transferList: [port2] });
       // A pass nobody takes (the plan found every session moved) must not hold the process open.
       worker.unref();
-      worker.on('error', () => undefined);
+      // A worker that dies first (its module unloadable) marks the flag, so `take` need not wait it out.
+      const dead = (): void => void Atomics.compareExchange(done, 0, 0, 2);
+      worker.on('error', dead);
+      worker.on('exit', dead);
       return new EarlyContentDigests(worker, port1, done);
     } catch {
       port1.close();

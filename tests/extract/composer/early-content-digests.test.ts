@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { digestJobOf, EarlyContentDigests } from '../../../src/extract/composer/early-content-digests.js';
@@ -35,6 +37,21 @@ describe('EarlyContentDigests', () => {
     expect([...expected.keys()].sort()).toEqual(['a', 'b:c']);
     expect(digests).toEqual(expected);
     expect(pass!.take()).toBe(digests);
+    snapshot.close();
+    temp.dispose();
+  });
+
+  it('answers null at once, not after its wait, when its worker died before the job', async () => {
+    const dying = join(tempDir('etl-early-dying-'), 'dying.mjs');
+    writeFileSync(dying, "throw new Error('unloadable');\n");
+    const pass = EarlyContentDigests.spawn(pathToFileURL(dying));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
+    expect(pass!.begin(snapshot.db, new Set())).toBe(true);
+    const started = performance.now();
+    expect(pass!.take()).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1000);
     snapshot.close();
     temp.dispose();
   });
