@@ -17,10 +17,11 @@ const chunkDir = join(cliDir, 'chunks');
 // Chunk names carry content hashes: stale ones from an earlier build are removed first.
 rmSync(chunkDir, { recursive: true, force: true });
 await build({
-  // The resolve worker is an entry of its own, beside the chunk of the pool that spawns it.
+  // Each worker is an entry of its own, beside the chunk of the module that spawns it.
   entryPoints: {
     main: join(cliDir, 'main.js'),
     'chunks/resolve-worker': join(cliDir, '..', 'transform', 'resolve', 'resolve-worker.js'),
+    'chunks/content-digest-worker': join(cliDir, '..', 'extract', 'composer', 'content-digest-worker.js'),
     // The bundled `@duckdb/node-api` as a module of its own: a preload that patches its classes (the
     // crash harness) imports this entry and reaches the very classes the CLI uses.
     'chunks/duckdb-node-api': createRequire(import.meta.url).resolve('@duckdb/node-api'),

@@ -85,6 +85,8 @@ export interface ReadContext {
    * is read in place under a shared lock rather than copied whole (`sqlite-snapshot.ts`).
    */
   readInPlace?: ReadonlySet<string>;
+  /** Source keys whose sessions' content digests a `--since-last` plan compares (changed sources). */
+  contentCompared?: ReadonlySet<string>;
   /** Run-level problems found while discovering or cataloging (not tied to one session). */
   diagnostics?: DiagnosticSink;
   /** Prefix checkpoints of append-only sources from the sync ledger, when the target keeps one. */

@@ -34,6 +34,9 @@ async function catalogPlan(run: RunState, discovery: Promise<FoundSource[]>): Pr
   if (incremental) {
     const known = classified.filter((c) => c.state === 'changed' || c.state === 'unchanged');
     ctx.readInPlace = new Set(known.map((c) => c.found.source.sourceKey));
+    ctx.contentCompared = new Set(
+      classified.filter((c) => c.state === 'changed').map((c) => c.found.source.sourceKey),
+    );
   }
   const sourceDone = (): void => {
     progress.sourcesDone++;

@@ -32,6 +32,7 @@ import type {
 } from './composer-contribution.js';
 import { ComposerTree } from './composer-tree.js';
 import { discoverUserDir, type SourceKeyDeriver } from './discover-user-dir.js';
+import { EarlyContentDigests } from './early-content-digests.js';
 import { GlobalAttribution } from './global-attribution.js';
 import { scanGlobalSessions } from './global-catalog.js';
 import { type GlobalHandle, GlobalOccurrence } from './global-occurrence.js';
@@ -71,6 +72,23 @@ export class ComposerAdapter implements SourceAdapter {
   }
 
   async *catalog(source: DiscoveredSource, ctx: ReadContext): AsyncIterable<SessionOccurrence> {
+    // Spawned first, the content pass's worker boots while the tree is read and the DB opened.
+    const pass =
+      source.kind === 'composer-global-db' && ctx.contentCompared?.has(source.sourceKey) === true
+        ? EarlyContentDigests.spawn()
+        : undefined;
+    try {
+      yield* this.catalogSource(source, ctx, pass);
+    } finally {
+      pass?.cancel();
+    }
+  }
+
+  private async *catalogSource(
+    source: DiscoveredSource,
+    ctx: ReadContext,
+    pass: EarlyContentDigests | undefined,
+  ): AsyncIterable<SessionOccurrence> {
     const tree = await this.workspaceTree(ctx);
     if (source.kind === 'composer-workspace-db') {
       yield* this.catalogWorkspace(source, tree);
@@ -92,7 +110,7 @@ export class ComposerAdapter implements SourceAdapter {
     });
     if (snapshot === null || !hasTable(snapshot.db, 'cursorDiskKV')) return;
     try {
-      yield* this.catalogGlobal(source, snapshot, tree, ctx);
+      yield* this.catalogGlobal(source, snapshot, tree, ctx, pass);
     } catch (error) {
       // A corrupt page or misshapen table is the typed source error, not INTERNAL_ERROR.
       throw asSourceError(error, 'composer');
@@ -104,11 +122,12 @@ export class ComposerAdapter implements SourceAdapter {
     snapshot: SqliteSnapshot,
     tree: ComposerTree,
     ctx: ReadContext,
+    pass: EarlyContentDigests | undefined,
   ): Generator<SessionOccurrence> {
     const budget = new HydrationBudget(ctx.limits);
     const attribution = new GlobalAttribution(snapshot.db, ctx.limits, budget);
     const skipped = { protobufOnly: 0 };
-    for (const entry of scanGlobalSessions(snapshot.db, budget, skipped)) {
+    for (const entry of scanGlobalSessions(snapshot.db, budget, skipped, pass)) {
       const { workspacePath, memberships, workspaceProblem } = tree.attribute(
         entry.composerId,
         attribution.documentStamp(entry.composerId),

@@ -16,6 +16,7 @@ import { cachedStatement } from '../sqlite/statement-cache.js';
 import { decodeStrictUtf8 } from '../text/strict-utf8.js';
 import { BUBBLE_PREFIX, BubbleKeyOwners, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
 import { diffStats, diffValues } from './code-block-diff-rows.js';
+import type { EarlyContentDigests } from './early-content-digests.js';
 import { type DigestSession, globalContentDigests } from './global-content-digests.js';
 import { ContentDigest, LazyFingerprint, type SessionEvidenceQuery } from './session-fingerprint.js';
 
@@ -34,10 +35,15 @@ export interface GlobalCatalogEntry {
   fingerprint: LazyFingerprint;
 }
 
+/**
+ * `pass`: a worker for the content digests the plan will ask for (a changed source under
+ * `--since-last`), handed its job here so that it runs beside the catalog.
+ */
 export function* scanGlobalSessions(
   db: Database.Database,
   budget: HydrationBudget,
   skipped: { protobufOnly: number } = { protobufOnly: 0 },
+  pass?: EarlyContentDigests,
 ): Generator<GlobalCatalogEntry> {
   const next = db.prepare(
     `SELECT CAST(key AS BLOB) AS k FROM cursorDiskKV
@@ -45,6 +51,7 @@ export function* scanGlobalSessions(
       ORDER BY key LIMIT 1`,
   );
   const owners = BubbleKeyOwners.read(db, budget);
+  const early = pass?.begin(db, owners.colonIds) === true ? pass : undefined;
   const composerRow = db.prepare(
     `SELECT rowid AS rid, octet_length(value) AS len FROM cursorDiskKV
       WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
@@ -107,10 +114,14 @@ export function* scanGlobalSessions(
         docBytes: doc?.len ?? null,
       };
     },
-    content(composerId) {
+    content(composerId, fingerprint) {
+      const pass = early?.take() ?? null;
+      const owned = pass?.get(composerId);
+      if (owned !== undefined && owned[0] === fingerprint) return owned[1];
       // Asked for one session, it is asked for the others next: every digest comes from one pass.
-      allContent ??= globalContentDigests(db, catalogued.map(digestSession));
-      const known = allContent.get(composerId);
+      // A session the early pass could not vouch for is read alone, as one missing from the pass.
+      if (pass === null) allContent ??= globalContentDigests(db, catalogued.map(digestSession));
+      const known = allContent?.get(composerId);
       if (known !== undefined) return known;
       const digest = new ContentDigest();
       digest.doc(composerValue(composerId));

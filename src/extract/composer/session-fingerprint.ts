@@ -56,7 +56,8 @@ export class ContentDigest {
 /** The queries of one global DB, shared by its sessions' fingerprints. */
 export interface SessionEvidenceQuery {
   stats(composerId: string): SessionStats;
-  content(composerId: string): string;
+  /** `fingerprint`: the session's own, which a digest computed apart from SQLite must match. */
+  content(composerId: string, fingerprint: string): string;
 }
 
 /** Holds only its session's ID beside the shared queries: a closure per session cost ~200 B each. */
@@ -81,7 +82,7 @@ export class LazyFingerprint {
 
   /** The content part: computed when `compute` asks for it, else only if a hydration supplied it. */
   content(compute: boolean): string | null {
-    if (compute) this.contentValue ??= this.query.content(this.composerId);
+    if (compute) this.contentValue ??= this.query.content(this.composerId, this.get());
     return this.contentValue;
   }
 }

@@ -46,8 +46,9 @@ class PageWindows {
     private readonly source: RawSource,
     private readonly pageSize: number,
     private readonly pageCount: number,
+    windowBytes: number,
   ) {
-    this.span = Math.max(1, Math.floor(WINDOW_BYTES / pageSize));
+    this.span = Math.max(1, Math.floor(windowBytes / pageSize));
     this.buffers = [Buffer.allocUnsafe(this.span * pageSize), Buffer.allocUnsafe(this.span * pageSize)];
     this.filePages = Math.floor(fstatSync(source.fd).size / pageSize);
     this.walPage = Buffer.allocUnsafe(source.wal === undefined ? 0 : pageSize);
@@ -149,19 +150,35 @@ function fields(
   return true;
 }
 
+/** Calls for one row: its rowid, value (null for NULL), key bytes and whether the key is TEXT. */
+export type RawRow = (rowid: number, value: Uint8Array | null, key: Uint8Array, textKey: boolean) => void;
+
 /**
- * Calls `row` with the rowid and value (null for NULL) of every row whose key, as bytes, starts with
- * `keyPrefix`, in rowid order. `value` is valid only during the call. A value neither text, blob
- * nor NULL throws: its `CAST(… AS BLOB)` is SQLite's to make.
+ * Calls `row` for every row whose key, as bytes, starts with `keyPrefix`, in rowid order; with
+ * `only` (ascending rowids), for those alone, skipping subtrees without one. Bytes are valid only
+ * during the call. A value neither text, blob nor NULL throws: its `CAST(… AS BLOB)` is SQLite's.
  */
 export function forEachRawRow(
   source: RawSource,
   shape: RawTableShape,
   keyPrefix: Uint8Array,
-  row: (rowid: number, value: Uint8Array | null) => void,
+  row: RawRow,
+  only?: readonly number[],
 ): void {
   const { pageSize, pageCount } = shape;
-  const pages = new PageWindows(source, pageSize, pageCount);
+  // A sparse walk reads page by page: a window per wanted row would read most of the file.
+  const pages = new PageWindows(source, pageSize, pageCount, only === undefined ? WINDOW_BYTES : pageSize);
+  /** Whether `only` holds a rowid in (`low`, `high`]. */
+  const wants = (low: number, high: number): boolean => {
+    if (only === undefined) return true;
+    let [from, to] = [0, only.length];
+    while (from < to) {
+      const mid = (from + to) >> 1;
+      if (only[mid]! <= low) from = mid + 1;
+      else to = mid;
+    }
+    return from < only.length && only[from]! <= high;
+  };
   const header = pages.page(1);
   const pageSizeField = header.readUInt16BE(16);
   if (!header.subarray(0, 16).equals(MAGIC) || (pageSizeField === 1 ? 65536 : pageSizeField) !== pageSize)
@@ -206,6 +223,7 @@ export function forEachRawRow(
     const start = varintEnd;
     if (rowid <= lastRowid) throw new RawTableError('rowid order');
     lastRowid = rowid;
+    if (!wants(rowid - 1, rowid)) return;
     let local = size;
     if (size > maxLocal) {
       const k = minLocal + ((size - minLocal) % (usable - 4));
@@ -231,8 +249,11 @@ export function forEachRawRow(
     if (valueEnd > size || f[KEY + 1]! + f[KEY + 2]! > size) throw new RawTableError('record');
     if (!match(p, base)) return;
     const type = f[VALUE]!;
-    if (type === 0) row(rowid, null);
-    else if (type >= 12) row(rowid, p.subarray(base + f[VALUE + 1]!, base + valueEnd));
+    const keyAt = base + f[KEY + 1]!;
+    const key = p.subarray(keyAt, keyAt + f[KEY + 2]!);
+    const text = (f[KEY]! & 1) === 1;
+    if (type === 0) row(rowid, null, key, text);
+    else if (type >= 12) row(rowid, p.subarray(base + f[VALUE + 1]!, base + valueEnd), key, text);
     else throw new RawTableError('value type');
   };
 
@@ -251,9 +272,16 @@ export function forEachRawRow(
     }
     if (type !== INTERIOR) throw new RawTableError('page type');
     // Its window may be reused while its children are read: their page numbers are taken first.
+    // A cell's key is the highest rowid under its child, so a child holds the rowids above the last.
     const children: number[] = [];
-    for (let i = 0; i < cells; i++) children.push(page.readUInt32BE(page.readUInt16BE(h + 12 + 2 * i)));
-    children.push(page.readUInt32BE(h + 8));
+    let low = lastRowid;
+    for (let i = 0; i < cells; i++) {
+      const at = page.readUInt16BE(h + 12 + 2 * i);
+      const high = only === undefined ? low : varint(page, at + 4, pageSize);
+      if (wants(Math.min(low, high), high)) children.push(page.readUInt32BE(at));
+      low = high;
+    }
+    if (wants(low, Number.POSITIVE_INFINITY)) children.push(page.readUInt32BE(h + 8));
     for (const child of children) walk(child);
   };
   try {

@@ -93,6 +93,45 @@ describe('forEachRawRow', () => {
     db.close();
   });
 
+  it.each([512, 4096])(
+    'with `only`, yields those rowids alone, each with its key as SQLite stores it (%i-byte pages)',
+    (pageSize) => {
+      const { path, db } = buildDb(pageSize);
+      const all = db
+        .prepare(
+          'SELECT rowid AS r, CAST(key AS BLOB) AS k, typeof(key) AS t FROM cursorDiskKV ORDER BY rowid',
+        )
+        .all() as { r: number; k: Buffer; t: string }[];
+      // Every seventh row, the last, the BLOB key, rows without the prefix, and rowids no row holds.
+      const picked = all.filter((row, i) => i % 7 === 0 || i === all.length - 1 || row.t === 'blob');
+      const only = [-5, 0, ...picked.map((row) => row.r), 10_000];
+      const wanted = new Set(only);
+      const expected = all
+        .filter((row) => wanted.has(row.r) && row.k.subarray(0, PREFIX.length).equals(PREFIX))
+        .map((row) => [row.r, row.k.toString('hex'), row.t === 'text']);
+      expect(expected.length).toBeGreaterThan(50);
+      const seen: [number, string, boolean][] = [];
+      const shape = rawShape(db)!;
+      const fd = openSync(path, 'r');
+      try {
+        forEachRawRow(
+          { fd },
+          shape,
+          PREFIX,
+          (rowid, _value, key, textKey) => {
+            seen.push([rowid, Buffer.from(key).toString('hex'), textKey]);
+          },
+          only,
+        );
+      } finally {
+        closeSync(fd);
+      }
+      expect(seen).toEqual(expected);
+      expect(seen.filter(([, , textKey]) => !textKey)).toHaveLength(1);
+      db.close();
+    },
+  );
+
   it('leaves a value that is not text, blob or NULL to SQLite', () => {
     const { path, db } = buildDb(4096);
     db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run('bubbleId:n:1', 42);

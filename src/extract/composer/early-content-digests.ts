@@ -1,0 +1,116 @@
+/**
+ * The content pass of a changed global DB on a worker thread, spawned before the DB is opened and
+ * handed its job as the catalog begins, so the pass runs beside the catalog instead of after it.
+ * `take` blocks until the answer is in: the fingerprint queries that ask for content are synchronous.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import { prefixUpperBound } from '../sqlite/keyset-pager.js';
+import { rawFileOf } from '../sqlite/sqlite-snapshot.js';
+import { CODE_BLOCK_DIFF_PREFIX, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
+import { rawShape } from './global-content-digests.js';
+import type { OwnedDigestJob, OwnedDigests } from './owned-content-digests.js';
+
+// Beside this module in the tsc output and beside its chunk in the CLI bundle (build/bundle-cli.ts).
+// Run from TypeScript sources (tests, after `npm run build`), the built one: Node cannot start TS.
+const WORKER_URL = import.meta.url.endsWith('.ts')
+  ? new URL('../../../dist/src/extract/composer/content-digest-worker.js', import.meta.url)
+  : new URL('./content-digest-worker.js', import.meta.url);
+
+/** How long `take` waits (50 ms per MB past 10 s): a worker that died never answers; SQLite then reads. */
+const waitMs = (shape: { pageSize: number; pageCount: number }): number =>
+  10_000 + (shape.pageSize * shape.pageCount) / 20_000;
+
+/** Rowids of the TEXT keys starting with `prefix`, ascending, from the key index. */
+function rowidsOf(db: Database.Database, prefix: string): number[] {
+  const rowids = db
+    .prepare(
+      'SELECT rowid FROM cursorDiskKV WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, ?) = CAST(? AS BLOB)',
+    )
+    .pluck()
+    .all(prefix, prefixUpperBound(prefix), Buffer.byteLength(prefix), prefix) as number[];
+  return rowids.sort((a, b) => a - b);
+}
+
+/** The pass's job on `db`'s snapshot; undefined unless its file's bytes are the snapshot (UTF-8). */
+export function digestJobOf(
+  db: Database.Database,
+  colonIds: ReadonlySet<string>,
+): OwnedDigestJob | undefined {
+  const utf8 = String(db.pragma('encoding', { simple: true })).toUpperCase() === 'UTF-8';
+  const source = utf8 ? rawFileOf(db) : undefined;
+  const shape = source === undefined ? undefined : rawShape(db);
+  if (source === undefined || shape === undefined) return undefined;
+  return {
+    source,
+    shape,
+    colonIds: [...colonIds],
+    docRowids: rowidsOf(db, COMPOSER_DATA_PREFIX),
+    diffRowids: rowidsOf(db, CODE_BLOCK_DIFF_PREFIX),
+  };
+}
+
+export class EarlyContentDigests {
+  private answer: OwnedDigests | null | undefined;
+  private timeoutMs = 0;
+  private begun = false;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly port: MessagePort,
+    private readonly done: Int32Array,
+  ) {}
+
+  /** A worker booting and waiting for its job; undefined when none can start. */
+  static spawn(workerUrl: URL = WORKER_URL): EarlyContentDigests | undefined {
+    if (!existsSync(fileURLToPath(workerUrl))) return undefined;
+    const { port1, port2 } = new MessageChannel();
+    const done = new Int32Array(new SharedArrayBuffer(4));
+    try {
+      const worker = new Worker(workerUrl, { workerData: { port: port2, done }, transferList: [port2] });
+      // A pass nobody takes (the plan found every session moved) must not hold the process open.
+      worker.unref();
+      // A worker that dies first (its module unloadable) marks the flag, so `take` need not wait it out.
+      const dead = (): void => void Atomics.compareExchange(done, 0, 0, 2);
+      worker.on('error', dead);
+      worker.on('exit', dead);
+      return new EarlyContentDigests(worker, port1, done);
+    } catch {
+      port1.close();
+      return undefined;
+    }
+  }
+
+  /** Hands the worker `db`'s snapshot; false (and the worker stopped) where its bytes are not it. */
+  begin(db: Database.Database, colonIds: ReadonlySet<string>): boolean {
+    const job = digestJobOf(db, colonIds);
+    if (job === undefined) {
+      this.cancel();
+      return false;
+    }
+    this.timeoutMs = waitMs(job.shape);
+    this.port.postMessage(job);
+    this.begun = true;
+    return true;
+  }
+
+  /** Stops a worker that was never handed a job. */
+  cancel(): void {
+    if (this.begun) return;
+    this.port.close();
+    void this.worker.terminate();
+  }
+
+  /** The pass's digests, or null when it failed (the caller reads through SQLite instead). */
+  take(): OwnedDigests | null {
+    if (this.answer !== undefined) return this.answer;
+    const waited = this.begun ? Atomics.wait(this.done, 0, 0, this.timeoutMs) : 'timed-out';
+    const message = waited === 'timed-out' ? undefined : receiveMessageOnPort(this.port)?.message;
+    this.answer = (message as { digests?: OwnedDigests } | undefined)?.digests ?? null;
+    this.port.close();
+    if (this.answer === null) void this.worker.terminate();
+    return this.answer;
+  }
+}

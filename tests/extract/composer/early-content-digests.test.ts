@@ -1,0 +1,66 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { digestJobOf, EarlyContentDigests } from '../../../src/extract/composer/early-content-digests.js';
+import { ownedContentDigests } from '../../../src/extract/composer/owned-content-digests.js';
+import { openSqliteSnapshot } from '../../../src/extract/sqlite/sqlite-snapshot.js';
+import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
+import { tempDir } from '../../helpers/run-cli.js';
+
+// The worker runs the built entry (`npm test` builds first): Node cannot start a worker on TS sources.
+function source(): string {
+  const path = join(tempDir('etl-early-digests-'), 'state.vscdb');
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+  const put = db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)');
+  for (let i = 0; i < 200; i++) put.run(`bubbleId:${i % 3 === 0 ? 'a' : 'b:c'}:${i}`, `${i} `.repeat(i * 5));
+  put.run('composerData:a', '{}');
+  put.run('composerData:b:c', '{"colon":true}');
+  put.run('codeBlockDiff:b:c:1', 'diff');
+  db.close();
+  return path;
+}
+
+describe('EarlyContentDigests', () => {
+  it('hands back from its worker what the pass computes on the main thread, once', async () => {
+    const pass = EarlyContentDigests.spawn();
+    expect(pass).toBeDefined();
+    const temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
+    const colonIds = new Set(['b:c']);
+    expect(pass!.begin(snapshot.db, colonIds)).toBe(true);
+    const digests = pass!.take();
+    const expected = ownedContentDigests(digestJobOf(snapshot.db, colonIds)!);
+    expect([...expected.keys()].sort()).toEqual(['a', 'b:c']);
+    expect(digests).toEqual(expected);
+    expect(pass!.take()).toBe(digests);
+    snapshot.close();
+    temp.dispose();
+  });
+
+  it('answers null at once, not after its wait, when its worker died before the job', async () => {
+    const dying = join(tempDir('etl-early-dying-'), 'dying.mjs');
+    writeFileSync(dying, "throw new Error('unloadable');\n");
+    const pass = EarlyContentDigests.spawn(pathToFileURL(dying));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
+    expect(pass!.begin(snapshot.db, new Set())).toBe(true);
+    const started = performance.now();
+    expect(pass!.take()).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1000);
+    snapshot.close();
+    temp.dispose();
+  });
+
+  it('declines a connection whose file is not its snapshot, and then answers null', () => {
+    const pass = EarlyContentDigests.spawn();
+    const plain = new Database(source(), { readonly: true });
+    expect(pass!.begin(plain, new Set())).toBe(false);
+    expect(pass!.take()).toBeNull();
+    plain.close();
+  });
+});
