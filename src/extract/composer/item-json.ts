@@ -8,6 +8,35 @@ import type { ReadLimits } from '../limits/read-limits.js';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
 import { cachedStatement } from '../sqlite/statement-cache.js';
 
+/** What the engine reports of the value stored under one key: rowid, byte length, JSON validity. */
+export interface JsonItemMeta {
+  rid: number;
+  len: number | null;
+  ok: number | null;
+}
+
+/** The metadata of the value stored under `key` (nothing is charged: `admitJsonItem` does that). */
+export function jsonItemMeta(db: Database.Database, table: string, key: string): JsonItemMeta | null {
+  const row = cachedStatement(
+    db,
+    `SELECT rowid AS rid, octet_length(value) AS len, json_valid(CAST(value AS TEXT)) AS ok
+       FROM "${table}" WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
+  ).get(key, key) as JsonItemMeta | undefined;
+  return row ?? null;
+}
+
+/** Charges one read of `meta` and admits it against the value bound: its rowid when it is JSON. */
+export function admitJsonItem(
+  meta: JsonItemMeta | null,
+  limits: ReadLimits,
+  budget: HydrationBudget,
+): number | null {
+  if (meta === null) return null;
+  budget.chargeRows(1);
+  checkLimit('sqliteValueBytes', limits.sqliteValueBytes, meta.len ?? 0);
+  return meta.ok === 1 ? meta.rid : null;
+}
+
 /** The rowid of a well-formed JSON value stored under `key`, admitted against the value bound. */
 export function jsonItemRow(
   db: Database.Database,
@@ -16,15 +45,7 @@ export function jsonItemRow(
   limits: ReadLimits,
   budget: HydrationBudget,
 ): number | null {
-  const row = cachedStatement(
-    db,
-    `SELECT rowid AS rid, octet_length(value) AS len, json_valid(CAST(value AS TEXT)) AS ok
-       FROM "${table}" WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
-  ).get(key, key) as { rid: number; len: number | null; ok: number | null } | undefined;
-  if (!row) return null;
-  budget.chargeRows(1);
-  checkLimit('sqliteValueBytes', limits.sqliteValueBytes, row.len ?? 0);
-  return row.ok === 1 ? row.rid : null;
+  return admitJsonItem(jsonItemMeta(db, table, key), limits, budget);
 }
 
 /**

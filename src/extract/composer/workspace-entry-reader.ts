@@ -12,7 +12,7 @@ import { hasTable } from '../sqlite/sqlite-snapshot.js';
 import { parseStrictJson } from '../text/strict-json.js';
 import { decodeStrictUtf8, SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { ComposerWorkspaceData } from './composer-contribution.js';
-import { jsonArrayElementBytes, jsonItemRow } from './item-json.js';
+import { admitJsonItem, type JsonItemMeta, jsonArrayElementBytes, jsonItemMeta } from './item-json.js';
 import type { WorkspaceEntryRef } from './workspace-index.js';
 
 const GENERATIONS_KEY = 'aiService.generations';
@@ -49,19 +49,45 @@ function readGenerations(
   return Array.isArray(parsed) ? parsed.filter(isRecord) : [];
 }
 
+/**
+ * What several entry reads of one DB share while it stays open in one call: whether it has an
+ * ItemTable and each index item's metadata. Each read still charges its own budget as if it asked.
+ */
+export class WorkspaceItems {
+  private itemTable: boolean | undefined;
+  private readonly metas = new Map<string, JsonItemMeta | null>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  hasItemTable(): boolean {
+    this.itemTable ??= hasTable(this.db, 'ItemTable');
+    return this.itemTable;
+  }
+
+  meta(key: string): JsonItemMeta | null {
+    let meta = this.metas.get(key);
+    if (meta === undefined) {
+      meta = jsonItemMeta(this.db, 'ItemTable', key);
+      this.metas.set(key, meta);
+    }
+    return meta;
+  }
+}
+
 export function readWorkspaceEntry(
   db: Database.Database,
   ref: WorkspaceEntryRef,
   limits: ReadLimits,
   counters: ReadCounters,
   scope: { sessionId: string; sourceRef: string },
+  items: WorkspaceItems = new WorkspaceItems(db),
 ): { data: ComposerWorkspaceData; diagnostics: Diagnostic[] } {
   const data: ComposerWorkspaceData = { entryKind: ref.kind, entry: null, generations: [], truncated: false };
   const diagnostics: Diagnostic[] = [];
-  if (!hasTable(db, 'ItemTable')) return { data, diagnostics };
+  if (!items.hasItemTable()) return { data, diagnostics };
   const budget = new HydrationBudget(limits);
   try {
-    const rowid = jsonItemRow(db, 'ItemTable', ref.itemKey, limits, budget);
+    const rowid = admitJsonItem(items.meta(ref.itemKey), limits, budget);
     const bytes = rowid === null ? null : jsonArrayElementBytes(db, 'ItemTable', rowid, ref.elementPath);
     if (bytes !== null) {
       checkLimit('sqliteValueBytes', limits.sqliteValueBytes, bytes.length);

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../../shared/diagnostic.js';
 import { ReadCounters } from '../read-counters.js';
 import type { ReadContext, SessionOccurrence } from '../source-adapter.js';
 import type { ComposerWorkspaceData } from './composer-contribution.js';
-import { readWorkspaceEntry } from './workspace-entry-reader.js';
+import { readWorkspaceEntry, WorkspaceItems } from './workspace-entry-reader.js';
 import type { WorkspaceEntryRef } from './workspace-index.js';
 
 export interface WorkspaceHandle {
@@ -71,8 +71,9 @@ export class WorkspaceReadAhead {
     const { locator, entry } = occurrence.handle as WorkspaceHandle;
     const queue = this.planned.get(locator);
     queue?.delete(occurrence.occurrenceRef);
-    const read = readWorkspaceEntry(db, entry, ctx.limits, ctx.counters, scopeOf(occurrence));
-    if (queue !== undefined) this.readAhead(db, locator, queue, ctx);
+    const items = new WorkspaceItems(db);
+    const read = readWorkspaceEntry(db, entry, ctx.limits, ctx.counters, scopeOf(occurrence), items);
+    if (queue !== undefined) this.readAhead(db, locator, queue, ctx, items);
     return read;
   }
 
@@ -81,13 +82,14 @@ export class WorkspaceReadAhead {
     locator: string,
     queue: Map<string, SessionOccurrence>,
     ctx: ReadContext,
+    items: WorkspaceItems,
   ): void {
     for (const [ref, next] of queue) {
       if (this.readyBytes >= this.maxBytes) return;
       const counters = new ReadCounters();
       try {
         const { entry } = next.handle as WorkspaceHandle;
-        const read = readWorkspaceEntry(db, entry, ctx.limits, counters, scopeOf(next));
+        const read = readWorkspaceEntry(db, entry, ctx.limits, counters, scopeOf(next), items);
         this.ready.set(ref, { read, counters });
         this.readyBytes += counters.payloadBytes;
         queue.delete(ref);

@@ -11,6 +11,7 @@ export {
   DuckDBResultReader,
   DuckDBStructValue,
   DuckDBTimestampTZValue,
+  DuckDBTimestampValue,
   DuckDBTypeId,
   listValue,
   StatementType,

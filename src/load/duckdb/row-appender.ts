@@ -1,7 +1,7 @@
 /** Appends normalized rows through the DuckDB appender, typed by the table definition (no INSERT loops). */
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnSpec, TableDefinition } from '../../../schemas/table-definition.js';
-import { DuckDBTimestampTZValue } from './duckdb-api.js';
+import { DuckDBTimestampValue } from './duckdb-api.js';
 
 export function appendRows<C extends Record<string, ColumnSpec>>(
   appender: DuckDBAppender,
@@ -34,7 +34,9 @@ export function appendRows<C extends Record<string, ColumnSpec>>(
           appender.appendBoolean(value as boolean);
           break;
         case 'timestamp':
-          appender.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(value as number) * 1000n));
+          // The engine stores TIMESTAMP and TIMESTAMPTZ alike (UTC microseconds), so the typed
+          // append lands unshifted in a TIMESTAMPTZ column, without the generic value path.
+          appender.appendTimestamp(new DuckDBTimestampValue(BigInt(value as number) * 1000n));
           break;
       }
     }

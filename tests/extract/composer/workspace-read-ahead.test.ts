@@ -125,6 +125,36 @@ describe('workspace entries read ahead', () => {
     }
   });
 
+  it('one visit asks for the ItemTable and the index item once, whatever the number of entries it reads', async () => {
+    const userDir = buildUserDir();
+    const adapter = new ComposerAdapter();
+    try {
+      const occurrences = (await workspaceOccurrences(adapter, userDir)).filter(
+        (o) => (o.handle as WorkspaceHandle).entry.kind === 'head',
+      );
+      const first = occurrences[0]!;
+      const traced: string[] = [];
+      const db = new Database((first.handle as WorkspaceHandle).locator, {
+        readonly: true,
+        verbose: (sql) => traced.push(String(sql)),
+      });
+      dbs.push(db);
+      const ahead = new WorkspaceReadAhead();
+      ahead.plan(occurrences);
+      const ctx = context();
+      expect(ahead.read(db, first, ctx).data.entry).not.toBeNull();
+      const sameDb = occurrences.filter((o) => (o.handle as WorkspaceHandle).locator === db.name);
+      expect(sameDb).toHaveLength(3);
+      for (const occurrence of sameDb.slice(1))
+        expect(ahead.take(occurrence, ctx)?.data.entry).not.toBeNull();
+      expect(traced.filter((sql) => sql.includes('sqlite_master'))).toHaveLength(1);
+      expect(traced.filter((sql) => sql.includes('json_valid'))).toHaveLength(1);
+      expect(traced.filter((sql) => sql.includes('json_extract'))).toHaveLength(3);
+    } finally {
+      adapter.close();
+    }
+  });
+
   it('stops reading ahead at its byte bound and where a read fails, leaving those to their own hydration', async () => {
     const userDir = buildUserDir();
     const adapter = new ComposerAdapter();
