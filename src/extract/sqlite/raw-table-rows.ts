@@ -24,7 +24,9 @@ export interface RawTableShape {
   valueColumn: number;
 }
 
-const WINDOW_BYTES = 1 << 20;
+// Both windows fit a core's L2 cache: the kernel copies into cache-resident pages several times
+// faster than into a larger buffer, and the walk reads each page right after its copy.
+const WINDOW_BYTES = 1 << 17;
 const MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1');
 const LEAF = 0x0d;
 const INTERIOR = 0x05;
