@@ -35,14 +35,19 @@ function dynamicChunk(text: string, name: string): string {
 }
 
 describe('the bundled CLI (build/bundle-cli.ts)', () => {
-  it('an `etl run` links no secret scanner: secretlint and the session redactor load only when a run redacts', () => {
+  it('an `etl run`, resolving sessions or not, links no secret scanner: secretlint and the session redactor load only when a run redacts', () => {
     const runChunk = dynamicChunk(read('main.js'), 'run');
     const linked = [...staticClosure('main.js'), ...staticClosure(runChunk)];
     expect(linked.length).toBeGreaterThan(10);
     expect(linked.filter(([, text]) => SECRETLINT.test(text)).map(([file]) => file)).toEqual([]);
     expect(linked.filter(([, text]) => REDACT_SESSION.test(text)).map(([file]) => file)).toEqual([]);
     // The redactor is still bundled, behind the dynamic import a redacting run takes.
-    const redactor = [...staticClosure(dynamicChunk(linked.map(([, t]) => t).join('\n'), 'redact-session'))];
+    const resolver = staticClosure(dynamicChunk(linked.map(([, t]) => t).join('\n'), 'resolve-for-load'));
+    const resolving = [...resolver];
+    expect(resolving.filter(([, text]) => SECRETLINT.test(text)).map(([file]) => file)).toEqual([]);
+    const redactor = [
+      ...staticClosure(dynamicChunk(resolving.map(([, t]) => t).join('\n'), 'redact-session')),
+    ];
     expect(redactor.some(([, text]) => SECRETLINT.test(text))).toBe(true);
     expect(redactor.some(([, text]) => REDACT_SESSION.test(text))).toBe(true);
   });

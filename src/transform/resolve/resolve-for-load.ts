@@ -6,7 +6,7 @@ import { decodeStoreDbContribution } from '../../extract/store/leaf-decode.js';
 import type { StoreDbBytesContribution } from '../../extract/store/store-contribution.js';
 import type { NormalizedSession } from '../normalized-session.js';
 import { IdentitySeal } from '../redact/identity-seal.js';
-import { type RedactionCounts, redactCounted } from '../redact/redact-session.js';
+import type { RedactionCounts } from '../redact/redact-session.js';
 import { resolveSession } from '../resolve-session.js';
 import type { ResolveRequest, ResolveSettings } from './resolve-job.js';
 
@@ -53,5 +53,7 @@ export async function resolveForLoad(
   });
   const redaction = settings.redaction;
   if (redaction === null) return { session: resolved, counts: null };
+  // Loaded only by a redacting run: the secret scanner it links is most of the bundle's code.
+  const { redactCounted } = await import('../redact/redact-session.js');
   return redactCounted(resolved, { homePaths: redaction.homePaths, seal: sealFor(redaction.sealKey) });
 }
