@@ -3,7 +3,7 @@
  * catalog lists a session: a row's session is decided from its key by the `BubbleKeyOwners` rule.
  * A digest is trusted only where its fingerprint equals the one SQLite's key index gives.
  */
-import { forEachRawRow, type RawSource, type RawTableShape } from '../sqlite/raw-table-rows.js';
+import { forEachRawRow, type RawRow, type RawSource, type RawTableShape } from '../sqlite/raw-table-rows.js';
 import { BUBBLE_PREFIX, CODE_BLOCK_DIFF_PREFIX, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
 import { ContentDigest, fingerprintOf, type SessionStats } from './session-fingerprint.js';
 
@@ -89,13 +89,21 @@ export function ownedContentDigests(job: OwnedDigestJob): OwnedDigests {
     }
     return found;
   };
+  // Rows whose key is TEXT, as SQLite's `key >= ? AND key < ?` range reads them (a BLOB key is outside).
+  const textRows = (prefix: Buffer, row: RawRow, only?: readonly number[]): void =>
+    forEachRawRow(
+      source,
+      shape,
+      prefix,
+      (rowid, value, key, text) => {
+        if (text) row(rowid, value, key, text);
+      },
+      only,
+    );
   const docPrefix = Buffer.from(COMPOSER_DATA_PREFIX);
-  forEachRawRow(
-    source,
-    shape,
+  textRows(
     docPrefix,
-    (rowid, value, key, text) => {
-      if (!text) return;
+    (rowid, value, key) => {
       const doc = entry(bytesOf(key, docPrefix.length));
       if (doc.stats.docRowid !== null) doc.ambiguous = true;
       doc.stats.docRowid = rowid;
@@ -106,8 +114,7 @@ export function ownedContentDigests(job: OwnedDigestJob): OwnedDigests {
   );
   const bubblePrefix = Buffer.from(BUBBLE_PREFIX);
   const ownerOf = ownerCache(bubblePrefix.length, known);
-  forEachRawRow(source, shape, bubblePrefix, (rowid, value, key, text) => {
-    if (!text) return;
+  textRows(bubblePrefix, (rowid, value, key) => {
     const id = ownerOf(key);
     if (id === null) return;
     let session = owned.get(id);
@@ -123,12 +130,9 @@ export function ownedContentDigests(job: OwnedDigestJob): OwnedDigests {
   });
   // A diff row belongs to every session whose `codeBlockDiff:<id>:` prefix its key starts with.
   const diffPrefix = Buffer.from(CODE_BLOCK_DIFF_PREFIX);
-  forEachRawRow(
-    source,
-    shape,
+  textRows(
     diffPrefix,
-    (rowid, value, key, text) => {
-      if (!text) return;
+    (rowid, value, key) => {
       const rest = bytesOf(key, diffPrefix.length);
       for (let at = rest.indexOf(':'); at > 0; at = rest.indexOf(':', at + 1)) {
         const session = owned.get(rest.slice(0, at));
