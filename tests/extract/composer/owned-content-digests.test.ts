@@ -46,18 +46,26 @@ function buildSource(path: string, wal: boolean, colonIds = true): Database.Data
   return db;
 }
 
-/** Per catalogued session: [fingerprint, content digest] as SQLite's queries give them. */
+/**
+ * Per catalogued session: [fingerprint, content digest] as SQLite's queries give them, through a
+ * plain connection (no snapshot file to read raw), beside what the owned pass gives.
+ */
 async function compare(
   path: string,
 ): Promise<{ sqlite: Map<string, [string, string]>; owned: Map<string, [string, string]> }> {
+  const sqlite = new Map<string, [string, string]>();
+  const plain = new Database(path, { readonly: true });
+  try {
+    for (const entry of scanGlobalSessions(plain, new HydrationBudget(DEFAULT_READ_LIMITS))) {
+      sqlite.set(entry.composerId, [entry.fingerprint.get(), entry.fingerprint.content(true)!]);
+    }
+  } finally {
+    plain.close();
+  }
   const temp = PrivateTempDir.create();
   const snapshot = await openSqliteSnapshot(path, temp, 'composer', undefined, true);
   try {
     const budget = new HydrationBudget(DEFAULT_READ_LIMITS);
-    const sqlite = new Map<string, [string, string]>();
-    for (const entry of scanGlobalSessions(snapshot.db, budget)) {
-      sqlite.set(entry.composerId, [entry.fingerprint.get(), entry.fingerprint.content(true)!]);
-    }
     const job = digestJobOf(snapshot.db, BubbleKeyOwners.read(snapshot.db, budget).colonIds);
     expect(job).toBeDefined();
     return { sqlite, owned: ownedContentDigests(job!) };
