@@ -67,6 +67,10 @@ export class AdditionalRootsAdapter implements SourceAdapter {
     return this.readers.flatMap((reader) => reader.drainDiagnostics?.() ?? []);
   }
 
+  planFinal(): void {
+    for (const reader of this.readers) reader.planFinal?.();
+  }
+
   endReads(): void {
     for (const reader of this.readers) reader.endReads?.();
   }

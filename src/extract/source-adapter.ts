@@ -139,6 +139,8 @@ export interface SourceAdapter {
   planHydration?(occurrences: readonly SessionOccurrence[]): void;
   /** Diagnostics about sources that yielded no session (skipped, undetected, refused), if any. */
   drainDiagnostics?(): Diagnostic[];
+  /** Called once the run's plan is final, before any hydration: stops work kept only for planning. */
+  planFinal?(): void;
   /** Called once the run's last session is hydrated: releases what makes a source's writer wait. */
   endReads?(): void;
   /** Releases snapshots and handles held for the run. */

@@ -47,6 +47,7 @@ export async function runPipeline(
   faultPoint('run-begun');
   try {
     const plan = await planRun(run, discovery);
+    for (const adapter of run.adapters) adapter.planFinal?.();
     // An unread global Composer DB keeps its archived sessions and fails the run once the rest is committed.
     for (const [sourceKey, unread] of run.ctx.unreadSources ?? [])
       if (unread.failsRun) run.unavailable ??= SessionUnavailable.ofSource(sourceKey);

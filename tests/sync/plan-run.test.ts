@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildSampleCorpus, SAMPLE_COMPOSERS } from '../../fixtures/sample/sample-corpus.js';
+import { ComposerAdapter } from '../../src/extract/composer/composer-adapter.js';
 import { DEFAULT_READ_LIMITS } from '../../src/extract/limits/read-limits.js';
 import { targetOpener } from '../../src/load/open-target.js';
 import type { WarehouseTarget } from '../../src/load/target.js';
@@ -73,6 +74,31 @@ describe('the plan step of a run', () => {
       expect(run.progress.sourcesDone).toBe(run.progress.sourcesTotal);
     } finally {
       await target.close();
+    }
+  });
+
+  it('tells the adapters the plan is final once, before the first session is hydrated', async () => {
+    const calls: string[] = [];
+    const final = vi
+      .spyOn(ComposerAdapter.prototype, 'planFinal')
+      .mockImplementation(() => calls.push('final'));
+    const hydrate = ComposerAdapter.prototype.hydrate;
+    const hydrated = vi.spyOn(ComposerAdapter.prototype, 'hydrate').mockImplementation(function (
+      this: ComposerAdapter,
+      ...args
+    ) {
+      calls.push('hydrate');
+      return hydrate.apply(this, args);
+    });
+    try {
+      const summary = await runPipeline(options(false), recordingTarget());
+      expect(summary.counts.sessionsInserted).toBe(SAMPLE_COMPOSERS.length);
+      expect(calls[0]).toBe('final');
+      expect(calls.filter((c) => c === 'final')).toHaveLength(1);
+      expect(calls.length).toBeGreaterThan(1);
+    } finally {
+      final.mockRestore();
+      hydrated.mockRestore();
     }
   });
 });

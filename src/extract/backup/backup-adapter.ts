@@ -68,6 +68,10 @@ export class BackupAdapter implements SourceAdapter {
     planByOwner(occurrences, (sourceKey) => this.owners.get(sourceKey));
   }
 
+  planFinal(): void {
+    for (const reader of this.readers) reader.planFinal?.();
+  }
+
   async hydrate(occurrence: SessionOccurrence, ctx: ReadContext): Promise<Contribution> {
     if (this.closedGlobals.has(occurrence.sourceKey))
       throw new InternalError('BACKUP_CLOSED_SOURCE', 'A scope-omitted backup database cannot be hydrated');

@@ -55,6 +55,8 @@ export class ComposerAdapter implements SourceAdapter {
   /** Per global DB: built only when a session needs a request-id join. */
   private readonly agentKvIndexes = new Map<string, AgentKvIndex>();
   private readonly subagentLinks = new Map<string, SubagentLinks>();
+  /** Content passes begun for the plan: the plan may not ask every one for its answer. */
+  private readonly passes = new Set<EarlyContentDigests>();
   private sources: DiscoveredSource[] = [];
   /** The read itself is kept, so sources cataloged concurrently share one read of the tree. */
   private tree: Promise<ComposerTree> | null = null;
@@ -77,6 +79,7 @@ export class ComposerAdapter implements SourceAdapter {
       source.kind === 'composer-global-db' && ctx.contentCompared?.has(source.sourceKey) === true
         ? EarlyContentDigests.spawn()
         : undefined;
+    if (pass !== undefined) this.passes.add(pass);
     try {
       yield* this.catalogSource(source, ctx, pass);
     } finally {
@@ -265,6 +268,12 @@ export class ComposerAdapter implements SourceAdapter {
 
   drainDiagnostics(): Diagnostic[] {
     return [...this.agentKvIndexes.values()].flatMap((index) => index.drain());
+  }
+
+  /** A content pass the plan did not take would otherwise run on beside the hydration. */
+  planFinal(): void {
+    for (const pass of this.passes) pass.release();
+    this.passes.clear();
   }
 
   /** A global DB read in place holds a shared lock its writer's commits wait for: released here. */

@@ -103,6 +103,14 @@ export class EarlyContentDigests {
     void this.worker.terminate();
   }
 
+  /** The plan is final: a worker whose answer was never taken is stopped, and `take` answers null. */
+  release(): void {
+    if (this.answer !== undefined) return;
+    this.answer = null;
+    this.port.close();
+    void this.worker.terminate();
+  }
+
   /** The pass's digests, or null when it failed (the caller reads through SQLite instead). */
   take(): OwnedDigests | null {
     if (this.answer !== undefined) return this.answer;

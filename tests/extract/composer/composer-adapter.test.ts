@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildSampleCorpus } from '../../../fixtures/sample/sample-corpus.js';
 import { ComposerAdapter } from '../../../src/extract/composer/composer-adapter.js';
+import { EarlyContentDigests } from '../../../src/extract/composer/early-content-digests.js';
 import { resolveReadLimits } from '../../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../../src/extract/read-context.js';
 import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
@@ -40,6 +41,39 @@ describe('ComposerAdapter catalog', () => {
       const copies = readdirSync(temp.path).filter((name) => name.endsWith('snapshot.sqlite'));
       expect(copies).toHaveLength(sources.length);
     } finally {
+      adapter.close();
+    }
+  });
+
+  it('stops the content pass it began for the plan once the plan is final, whether or not it was taken', async () => {
+    const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
+    temp = PrivateTempDir.create();
+    const ctx = createReadContext({
+      limits: resolveReadLimits({}),
+      temp,
+      includeCrossWorkspaceSources: false,
+    });
+    const adapter = new ComposerAdapter();
+    const release = vi.spyOn(EarlyContentDigests.prototype, 'release');
+    try {
+      const roots = {
+        cursorUserDir: userDir,
+        cursorStoreRoot: null,
+        inputs: [],
+        backups: [],
+        carrier: 'custom',
+      } as const;
+      const global = (await adapter.discover(roots)).filter((s) => s.kind === 'composer-global-db');
+      expect(global).toHaveLength(1);
+      ctx.contentCompared = new Set([global[0]!.sourceKey]);
+      await catalogSources([{ adapter, source: global[0]! }], ctx);
+      expect(release).not.toHaveBeenCalled();
+      adapter.planFinal();
+      expect(release).toHaveBeenCalledTimes(1);
+      adapter.planFinal();
+      expect(release).toHaveBeenCalledTimes(1);
+    } finally {
+      release.mockRestore();
       adapter.close();
     }
   });

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
@@ -62,5 +62,37 @@ describe('EarlyContentDigests', () => {
     expect(pass!.begin(plain, new Set())).toBe(false);
     expect(pass!.take()).toBeNull();
     plain.close();
+  });
+
+  it('stops a begun pass nobody took once the plan is final, and then answers null at once', async () => {
+    // A worker that, once handed its job, marks a file every 10 ms and never answers.
+    const dir = tempDir('etl-early-release-');
+    const ticks = join(dir, 'ticks');
+    const worker = join(dir, 'ticking.mjs');
+    writeFileSync(ticks, '');
+    writeFileSync(
+      worker,
+      `import { appendFileSync } from 'node:fs';
+import { workerData } from 'node:worker_threads';
+workerData.port.once('message', () => setInterval(() => appendFileSync(${JSON.stringify(ticks)}, '.'), 10));
+`,
+    );
+    const pass = EarlyContentDigests.spawn(pathToFileURL(worker));
+    const temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
+    expect(pass!.begin(snapshot.db, new Set())).toBe(true);
+    const size = async (): Promise<number> => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return readFileSync(ticks).length;
+    };
+    expect(await size()).toBeGreaterThan(0);
+    pass!.release();
+    const started = performance.now();
+    expect(pass!.take()).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1000);
+    const stopped = await size();
+    expect(await size()).toBe(stopped);
+    snapshot.close();
+    temp.dispose();
   });
 });
