@@ -1,11 +1,12 @@
 /**
- * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R] [--journal-mode wal|delete]
- * [--writer-probe 1]`: bench case 4 alone, this build and optionally another built checkout, in
- * alternating order (options: docs/benchmarks.md). The corpus is used up (its manifest is removed).
+ * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R] [--journal-mode
+ * wal|delete] [--writer-probe 1] [--work DIR]`: bench case 4 alone, this build and optionally
+ * another checkout, alternating (docs/benchmarks.md). The corpus is used up.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appendBubble } from '../fixtures/bench/append-bubble.js';
@@ -24,6 +25,7 @@ const { ints, strings } = parseIntFlags(process.argv.slice(2), { runs: 5, seed: 
   'corpus',
   'baseline',
   'journal-mode',
+  'work',
 ]);
 const journalMode = strings['journal-mode'] ?? 'wal';
 if (journalMode !== 'wal' && journalMode !== 'delete')
@@ -46,7 +48,12 @@ const thisRoot = fileURLToPath(new URL('../..', import.meta.url));
 const builds: [string, string][] = [['this build', thisRoot]];
 if (strings.baseline !== undefined) builds.unshift(['baseline', resolve(strings.baseline)]);
 
-const warehouse = (index: number): string => join(corpusDir, '..', `one-bubble-ab-${index}.duckdb`);
+// Not beside the corpus: two runs on one corpus (or two users of it) would share warehouses.
+const workDir =
+  strings.work === undefined ? mkdtempSync(join(tmpdir(), 'etl-one-bubble-')) : resolve(strings.work);
+mkdirSync(workDir, { recursive: true });
+if (strings.work === undefined) process.on('exit', () => rmSync(workDir, { recursive: true, force: true }));
+const warehouse = (index: number): string => join(workDir, `one-bubble-ab-${index}.duckdb`);
 function run(index: number, extra: readonly string[]): Sample {
   const [, root] = builds[index]!;
   const sample = measureProcess(join(root, 'bin', 'etl'), [
@@ -76,7 +83,7 @@ const full = builds.map((_, index) => {
 const session = oneBubbleSession(corpus);
 const samples: Sample[][] = builds.map(() => []);
 const waits: number[][] = builds.map(() => []);
-const probeOut = join(corpusDir, '..', 'writer-probe.json');
+const probeOut = join(workDir, 'writer-probe.json');
 async function incremental(index: number): Promise<void> {
   if (ints['writer-probe'] === 0) {
     samples[index]!.push(run(index, ['--since-last']));
