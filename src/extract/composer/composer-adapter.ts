@@ -272,8 +272,7 @@ export class ComposerAdapter implements SourceAdapter {
 
   /** A content pass the plan did not take would otherwise run on beside the hydration. */
   planFinal(): void {
-    for (const pass of this.passes) pass.release();
-    this.passes.clear();
+    this.releasePasses();
   }
 
   /** A global DB read in place holds a shared lock its writer's commits wait for: released here. */
@@ -282,9 +281,16 @@ export class ComposerAdapter implements SourceAdapter {
   }
 
   close(): void {
+    // A run whose plan failed never reached `planFinal`.
+    this.releasePasses();
     this.workspaceEntries.clear();
     this.globalSnapshots.close();
     this.workspaceSnapshots.close();
+  }
+
+  private releasePasses(): void {
+    for (const pass of this.passes) pass.release();
+    this.passes.clear();
   }
 
   private workspaceTree(ctx: ReadContext): Promise<ComposerTree> {

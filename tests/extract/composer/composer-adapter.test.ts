@@ -45,36 +45,39 @@ describe('ComposerAdapter catalog', () => {
     }
   });
 
-  it('stops the content pass it began for the plan once the plan is final, whether or not it was taken', async () => {
-    const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
-    temp = PrivateTempDir.create();
-    const ctx = createReadContext({
-      limits: resolveReadLimits({}),
-      temp,
-      includeCrossWorkspaceSources: false,
-    });
-    const adapter = new ComposerAdapter();
-    const release = vi.spyOn(EarlyContentDigests.prototype, 'release');
-    try {
-      const roots = {
-        cursorUserDir: userDir,
-        cursorStoreRoot: null,
-        inputs: [],
-        backups: [],
-        carrier: 'custom',
-      } as const;
-      const global = (await adapter.discover(roots)).filter((s) => s.kind === 'composer-global-db');
-      expect(global).toHaveLength(1);
-      ctx.contentCompared = new Set([global[0]!.sourceKey]);
-      await catalogSources([{ adapter, source: global[0]! }], ctx);
-      expect(release).not.toHaveBeenCalled();
-      adapter.planFinal();
-      expect(release).toHaveBeenCalledTimes(1);
-      adapter.planFinal();
-      expect(release).toHaveBeenCalledTimes(1);
-    } finally {
-      release.mockRestore();
-      adapter.close();
-    }
-  });
+  it.each(['planFinal', 'close'] as const)(
+    'stops the content pass it began for the plan on %s, whether or not it was taken',
+    async (end) => {
+      const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
+      temp = PrivateTempDir.create();
+      const ctx = createReadContext({
+        limits: resolveReadLimits({}),
+        temp,
+        includeCrossWorkspaceSources: false,
+      });
+      const adapter = new ComposerAdapter();
+      const release = vi.spyOn(EarlyContentDigests.prototype, 'release');
+      try {
+        const roots = {
+          cursorUserDir: userDir,
+          cursorStoreRoot: null,
+          inputs: [],
+          backups: [],
+          carrier: 'custom',
+        } as const;
+        const global = (await adapter.discover(roots)).filter((s) => s.kind === 'composer-global-db');
+        expect(global).toHaveLength(1);
+        ctx.contentCompared = new Set([global[0]!.sourceKey]);
+        await catalogSources([{ adapter, source: global[0]! }], ctx);
+        expect(release).not.toHaveBeenCalled();
+        adapter[end]();
+        expect(release).toHaveBeenCalledTimes(1);
+        adapter.planFinal();
+        expect(release).toHaveBeenCalledTimes(1);
+      } finally {
+        release.mockRestore();
+        adapter.close();
+      }
+    },
+  );
 });
