@@ -19,9 +19,16 @@ const WORKER_URL = import.meta.url.endsWith('.ts')
   ? new URL('../../../dist/src/extract/composer/content-digest-worker.js', import.meta.url)
   : new URL('./content-digest-worker.js', import.meta.url);
 
-/** How long `take` waits (50 ms per MB past 10 s): a worker that died never answers; SQLite then reads. */
+/** How long `take` waits at most (50 ms per MB past 10 s); then SQLite reads. */
 const waitMs = (shape: { pageSize: number; pageCount: number }): number =>
   10_000 + (shape.pageSize * shape.pageCount) / 20_000;
+
+/**
+ * A walk that reads nothing for this long has died (a worker that dies hard cannot say so: its exit
+ * event waits for the event loop `take` blocks). Reads come every 128 KiB, boot within a second.
+ */
+const STALL_MS = 5_000;
+const SLICE_MS = 250;
 
 /** Rowids of the TEXT keys starting with `prefix`, ascending, from the key index. */
 function rowidsOf(db: Database.Database, prefix: string): number[] {
@@ -57,14 +64,18 @@ export class EarlyContentDigests {
   private timeoutMs = 0;
   private begun = false;
 
+  /** The walk's read count (`RawSource.progress`). */
+  private readonly progress = new Int32Array(new SharedArrayBuffer(4));
+
   private constructor(
     private readonly worker: Worker,
     private readonly port: MessagePort,
     private readonly done: Int32Array,
+    private readonly stallMs: number,
   ) {}
 
   /** A worker booting and waiting for its job; undefined when none can start. */
-  static spawn(workerUrl: URL = WORKER_URL): EarlyContentDigests | undefined {
+  static spawn(workerUrl: URL = WORKER_URL, stallMs = STALL_MS): EarlyContentDigests | undefined {
     if (!existsSync(fileURLToPath(workerUrl))) return undefined;
     const { port1, port2 } = new MessageChannel();
     const done = new Int32Array(new SharedArrayBuffer(4));
@@ -76,7 +87,7 @@ export class EarlyContentDigests {
       const dead = (): void => void Atomics.compareExchange(done, 0, 0, 2);
       worker.on('error', dead);
       worker.on('exit', dead);
-      return new EarlyContentDigests(worker, port1, done);
+      return new EarlyContentDigests(worker, port1, done, stallMs);
     } catch {
       port1.close();
       return undefined;
@@ -91,7 +102,7 @@ export class EarlyContentDigests {
       return false;
     }
     this.timeoutMs = waitMs(job.shape);
-    this.port.postMessage(job);
+    this.port.postMessage({ ...job, source: { ...job.source, progress: this.progress } });
     this.begun = true;
     return true;
   }
@@ -111,11 +122,27 @@ export class EarlyContentDigests {
     void this.worker.terminate();
   }
 
+  /** Waits for the worker's flag: false once its walk reads nothing for `stallMs`, or after `timeoutMs`. */
+  private settled(): boolean {
+    const cap = performance.now() + this.timeoutMs;
+    let reads = Atomics.load(this.progress, 0);
+    let moved = performance.now();
+    for (;;) {
+      const left = cap - performance.now();
+      if (left <= 0) return false;
+      if (Atomics.wait(this.done, 0, 0, Math.min(SLICE_MS, left)) !== 'timed-out') return true;
+      const now = Atomics.load(this.progress, 0);
+      if (now !== reads) {
+        reads = now;
+        moved = performance.now();
+      } else if (performance.now() - moved >= this.stallMs) return false;
+    }
+  }
+
   /** The pass's digests, or null when it failed (the caller reads through SQLite instead). */
   take(): OwnedDigests | null {
     if (this.answer !== undefined) return this.answer;
-    const waited = this.begun ? Atomics.wait(this.done, 0, 0, this.timeoutMs) : 'timed-out';
-    const message = waited === 'timed-out' ? undefined : receiveMessageOnPort(this.port)?.message;
+    const message = this.begun && this.settled() ? receiveMessageOnPort(this.port)?.message : undefined;
     this.answer = (message as { digests?: OwnedDigests } | undefined)?.digests ?? null;
     this.port.close();
     if (this.answer === null) void this.worker.terminate();

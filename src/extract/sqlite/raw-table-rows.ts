@@ -12,6 +12,8 @@ export class RawTableError extends Error {}
 export interface RawSource {
   fd: number;
   wal?: { fd: number; frames: ReadonlyMap<number, number> };
+  /** Bumped at every read, so another thread can tell a walk that goes on from one that died. */
+  progress?: Int32Array;
 }
 
 export interface RawTableShape {
@@ -60,6 +62,7 @@ class PageWindows {
     if (!Number.isSafeInteger(n) || n < 1 || n > this.pageCount) throw new RawTableError('page number');
     const frame = this.source.wal?.frames.get(n);
     if (frame !== undefined) {
+      this.beat();
       if (readSync(this.source.wal!.fd, this.walPage, 0, this.pageSize, frame) !== this.pageSize)
         throw new RawTableError('short WAL read');
       return this.walPage;
@@ -73,6 +76,7 @@ class PageWindows {
         const first = Math.floor((n - 1) / this.span) * this.span + 1;
         const count = Math.min(this.span, this.filePages - first + 1);
         const bytes = count * this.pageSize;
+        this.beat();
         if (readSync(this.source.fd, this.buffers[w]!, 0, bytes, (first - 1) * this.pageSize) !== bytes)
           throw new RawTableError('short read');
         this.first[w] = first;
@@ -82,6 +86,10 @@ class PageWindows {
     this.recent = w;
     const at = (n - this.first[w]!) * this.pageSize;
     return this.buffers[w]!.subarray(at, at + this.pageSize);
+  }
+
+  private beat(): void {
+    if (this.source.progress !== undefined) Atomics.add(this.source.progress, 0, 1);
   }
 
   private holds(w: number, n: number): boolean {

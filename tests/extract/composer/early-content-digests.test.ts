@@ -95,4 +95,49 @@ workerData.port.once('message', () => setInterval(() => appendFileSync(${JSON.st
     snapshot.close();
     temp.dispose();
   });
+
+  /** A worker script at `name` that runs `onJob(job)` with `port` and `done` in scope, as the real one has. */
+  function scriptedWorker(name: string, onJob: string): URL {
+    const path = join(tempDir('etl-early-scripted-'), `${name}.mjs`);
+    writeFileSync(
+      path,
+      `import { workerData } from 'node:worker_threads';
+const { port, done } = workerData;
+port.once('message', (job) => { ${onJob} });
+`,
+    );
+    return pathToFileURL(path);
+  }
+
+  async function begun(pass: EarlyContentDigests | undefined): Promise<() => void> {
+    const temp = PrivateTempDir.create();
+    const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
+    expect(pass!.begin(snapshot.db, new Set())).toBe(true);
+    return () => {
+      snapshot.close();
+      temp.dispose();
+    };
+  }
+
+  it('gives up after its stall time, not its whole wait, when the worker dies hard mid-pass', async () => {
+    const pass = EarlyContentDigests.spawn(scriptedWorker('dies', 'process.exit(1);'), 300);
+    const end = await begun(pass);
+    const started = performance.now();
+    expect(pass!.take()).toBeNull();
+    // The whole wait on this source is over 10 s.
+    expect(performance.now() - started).toBeLessThan(3000);
+    end();
+  });
+
+  it('waits on past its stall time for a walk that keeps reading', async () => {
+    const slow = `const pause = new Int32Array(new SharedArrayBuffer(4));
+for (let i = 0; i < 24; i++) { Atomics.wait(pause, 0, 0, 50); Atomics.add(job.source.progress, 0, 1); }
+port.postMessage({ digests: new Map([['slow', ['f', 'd']]]) });
+Atomics.store(done, 0, 1);
+Atomics.notify(done, 0);`;
+    const pass = EarlyContentDigests.spawn(scriptedWorker('slow', slow), 300);
+    const end = await begun(pass);
+    expect(pass!.take()).toEqual(new Map([['slow', ['f', 'd']]]));
+    end();
+  });
 });
