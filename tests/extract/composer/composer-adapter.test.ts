@@ -13,24 +13,26 @@ import { tempDir } from '../../helpers/run-cli.js';
 let temp: PrivateTempDir;
 afterEach(() => temp?.dispose());
 
+/** A composer adapter on the sample corpus, its sources, and a read context on a fresh temp dir. */
+async function sampleAdapter() {
+  const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
+  temp = PrivateTempDir.create();
+  const ctx = createReadContext({ limits: resolveReadLimits({}), temp, includeCrossWorkspaceSources: false });
+  const adapter = new ComposerAdapter();
+  const roots = {
+    cursorUserDir: userDir,
+    cursorStoreRoot: null,
+    inputs: [],
+    backups: [],
+    carrier: 'custom',
+  } as const;
+  return { ctx, adapter, sources: await adapter.discover(roots) };
+}
+
 describe('ComposerAdapter catalog', () => {
   it('sources cataloged concurrently share one read of the workspace tree: each workspace DB is copied once', async () => {
-    const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
-    temp = PrivateTempDir.create();
-    const ctx = createReadContext({
-      limits: resolveReadLimits({}),
-      temp,
-      includeCrossWorkspaceSources: false,
-    });
-    const adapter = new ComposerAdapter();
+    const { ctx, adapter, sources } = await sampleAdapter();
     try {
-      const sources = await adapter.discover({
-        cursorUserDir: userDir,
-        cursorStoreRoot: null,
-        inputs: [],
-        backups: [],
-        carrier: 'custom',
-      });
       expect(sources.filter((s) => s.kind === 'composer-workspace-db').length).toBeGreaterThan(1);
       const cataloged = await catalogSources(
         sources.map((source) => ({ adapter, source })),
@@ -48,24 +50,10 @@ describe('ComposerAdapter catalog', () => {
   it.each(['planFinal', 'close'] as const)(
     'stops the content pass it began for the plan on %s, whether or not it was taken',
     async (end) => {
-      const { userDir } = buildSampleCorpus(join(tempDir(), 'cursor'));
-      temp = PrivateTempDir.create();
-      const ctx = createReadContext({
-        limits: resolveReadLimits({}),
-        temp,
-        includeCrossWorkspaceSources: false,
-      });
-      const adapter = new ComposerAdapter();
+      const { ctx, adapter, sources } = await sampleAdapter();
       const release = vi.spyOn(EarlyContentDigests.prototype, 'release');
       try {
-        const roots = {
-          cursorUserDir: userDir,
-          cursorStoreRoot: null,
-          inputs: [],
-          backups: [],
-          carrier: 'custom',
-        } as const;
-        const global = (await adapter.discover(roots)).filter((s) => s.kind === 'composer-global-db');
+        const global = sources.filter((s) => s.kind === 'composer-global-db');
         expect(global).toHaveLength(1);
         ctx.contentCompared = new Set([global[0]!.sourceKey]);
         await catalogSources([{ adapter, source: global[0]! }], ctx);
