@@ -109,15 +109,17 @@ export class EarlyContentDigests {
 
   /** Stops a worker that was never handed a job. */
   cancel(): void {
-    if (this.begun) return;
-    this.port.close();
-    void this.worker.terminate();
+    if (!this.begun) this.stop();
   }
 
   /** The plan is final: a worker whose answer was never taken is stopped, and `take` answers null. */
   release(): void {
     if (this.answer !== undefined) return;
     this.answer = null;
+    this.stop();
+  }
+
+  private stop(): void {
     this.port.close();
     void this.worker.terminate();
   }
