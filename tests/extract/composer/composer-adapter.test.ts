@@ -52,11 +52,15 @@ describe('ComposerAdapter catalog', () => {
     async (end) => {
       const { ctx, adapter, sources } = await sampleAdapter();
       const release = vi.spyOn(EarlyContentDigests.prototype, 'release');
+      const begin = vi.spyOn(EarlyContentDigests.prototype, 'begin');
       try {
         const global = sources.filter((s) => s.kind === 'composer-global-db');
         expect(global).toHaveLength(1);
+        // Read in place, the file is the snapshot: the pass is handed its job, and nobody takes it.
+        ctx.readInPlace = new Set([global[0]!.sourceKey]);
         ctx.contentCompared = new Set([global[0]!.sourceKey]);
         await catalogSources([{ adapter, source: global[0]! }], ctx);
+        expect(begin).toHaveReturnedWith(true);
         expect(release).not.toHaveBeenCalled();
         adapter[end]();
         expect(release).toHaveBeenCalledTimes(1);
@@ -64,6 +68,7 @@ describe('ComposerAdapter catalog', () => {
         expect(release).toHaveBeenCalledTimes(1);
       } finally {
         release.mockRestore();
+        begin.mockRestore();
         adapter.close();
       }
     },
