@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { rawText, StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
 import { digestJobOf, EarlyContentDigests } from '../../../src/extract/composer/early-content-digests.js';
 import { ownedContentDigests } from '../../../src/extract/composer/owned-content-digests.js';
 import { openSqliteSnapshot } from '../../../src/extract/sqlite/sqlite-snapshot.js';
@@ -12,33 +13,58 @@ import { tempDir } from '../../helpers/run-cli.js';
 // The worker runs the built entry (`npm test` builds first): Node cannot start a worker on TS sources.
 function source(): string {
   const path = join(tempDir('etl-early-digests-'), 'state.vscdb');
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
-  const put = db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)');
-  for (let i = 0; i < 200; i++) put.run(`bubbleId:${i % 3 === 0 ? 'a' : 'b:c'}:${i}`, `${i} `.repeat(i * 5));
-  put.run('composerData:a', '{}');
-  put.run('composerData:b:c', '{"colon":true}');
-  put.run('codeBlockDiff:b:c:1', 'diff');
+  const db = new StateDbBuilder(path, { tables: ['cursorDiskKV'], wal: true });
+  for (let i = 0; i < 200; i++)
+    db.bubble(i % 3 === 0 ? 'a' : 'b:c', String(i), rawText(`${i} `.repeat(i * 5)));
+  db.composerData('a', rawText('{}'));
+  db.composerData('b:c', rawText('{"colon":true}'));
+  db.put('cursorDiskKV', 'codeBlockDiff:b:c:1', rawText('diff'));
   db.close();
   return path;
+}
+
+/** `pass` handed the job of a fresh source's snapshot (read in place); `end` closes the snapshot. */
+async function begun(
+  pass: EarlyContentDigests | undefined,
+  colonIds: ReadonlySet<string> = new Set(),
+): Promise<{ db: Database.Database; end: () => void }> {
+  const temp = PrivateTempDir.create();
+  const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
+  expect(pass!.begin(snapshot.db, colonIds)).toBe(true);
+  return {
+    db: snapshot.db,
+    end: () => {
+      snapshot.close();
+      temp.dispose();
+    },
+  };
+}
+
+/** A worker script at `name` that runs `onJob` with `job`, `port` and `done` in scope, as the real one has. */
+function scriptedWorker(name: string, onJob: string): URL {
+  const path = join(tempDir('etl-early-scripted-'), `${name}.mjs`);
+  writeFileSync(
+    path,
+    `import { workerData } from 'node:worker_threads';
+const { port, done } = workerData;
+port.once('message', (job) => { ${onJob} });
+`,
+  );
+  return pathToFileURL(path);
 }
 
 describe('EarlyContentDigests', () => {
   it('hands back from its worker what the pass computes on the main thread, once', async () => {
     const pass = EarlyContentDigests.spawn();
     expect(pass).toBeDefined();
-    const temp = PrivateTempDir.create();
-    const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
     const colonIds = new Set(['b:c']);
-    expect(pass!.begin(snapshot.db, colonIds)).toBe(true);
+    const { db, end } = await begun(pass, colonIds);
     const digests = pass!.take();
-    const expected = ownedContentDigests(digestJobOf(snapshot.db, colonIds)!);
+    const expected = ownedContentDigests(digestJobOf(db, colonIds)!);
     expect([...expected.keys()].sort()).toEqual(['a', 'b:c']);
     expect(digests).toEqual(expected);
     expect(pass!.take()).toBe(digests);
-    snapshot.close();
-    temp.dispose();
+    end();
   });
 
   it('answers null at once, not after its wait, when its worker died before the job', async () => {
@@ -46,14 +72,11 @@ describe('EarlyContentDigests', () => {
     writeFileSync(dying, "throw new Error('unloadable');\n");
     const pass = EarlyContentDigests.spawn(pathToFileURL(dying));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const temp = PrivateTempDir.create();
-    const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
-    expect(pass!.begin(snapshot.db, new Set())).toBe(true);
+    const { end } = await begun(pass);
     const started = performance.now();
     expect(pass!.take()).toBeNull();
     expect(performance.now() - started).toBeLessThan(1000);
-    snapshot.close();
-    temp.dispose();
+    end();
   });
 
   it('declines a connection whose file is not its snapshot, and then answers null', () => {
@@ -66,21 +89,12 @@ describe('EarlyContentDigests', () => {
 
   it('stops a begun pass nobody took once the plan is final, and then answers null at once', async () => {
     // A worker that, once handed its job, marks a file every 10 ms and never answers.
-    const dir = tempDir('etl-early-release-');
-    const ticks = join(dir, 'ticks');
-    const worker = join(dir, 'ticking.mjs');
+    const ticks = join(tempDir('etl-early-release-'), 'ticks');
     writeFileSync(ticks, '');
-    writeFileSync(
-      worker,
-      `import { appendFileSync } from 'node:fs';
-import { workerData } from 'node:worker_threads';
-workerData.port.once('message', () => setInterval(() => appendFileSync(${JSON.stringify(ticks)}, '.'), 10));
-`,
-    );
-    const pass = EarlyContentDigests.spawn(pathToFileURL(worker));
-    const temp = PrivateTempDir.create();
-    const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
-    expect(pass!.begin(snapshot.db, new Set())).toBe(true);
+    const ticking = `import('node:fs').then(({ appendFileSync }) =>
+  setInterval(() => appendFileSync(${JSON.stringify(ticks)}, '.'), 10));`;
+    const pass = EarlyContentDigests.spawn(scriptedWorker('ticking', ticking));
+    const { end } = await begun(pass);
     const size = async (): Promise<number> => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       return readFileSync(ticks).length;
@@ -92,36 +106,12 @@ workerData.port.once('message', () => setInterval(() => appendFileSync(${JSON.st
     expect(performance.now() - started).toBeLessThan(1000);
     const stopped = await size();
     expect(await size()).toBe(stopped);
-    snapshot.close();
-    temp.dispose();
+    end();
   });
-
-  /** A worker script at `name` that runs `onJob(job)` with `port` and `done` in scope, as the real one has. */
-  function scriptedWorker(name: string, onJob: string): URL {
-    const path = join(tempDir('etl-early-scripted-'), `${name}.mjs`);
-    writeFileSync(
-      path,
-      `import { workerData } from 'node:worker_threads';
-const { port, done } = workerData;
-port.once('message', (job) => { ${onJob} });
-`,
-    );
-    return pathToFileURL(path);
-  }
-
-  async function begun(pass: EarlyContentDigests | undefined): Promise<() => void> {
-    const temp = PrivateTempDir.create();
-    const snapshot = await openSqliteSnapshot(source(), temp, 'composer', undefined, true);
-    expect(pass!.begin(snapshot.db, new Set())).toBe(true);
-    return () => {
-      snapshot.close();
-      temp.dispose();
-    };
-  }
 
   it('gives up after its stall time, not its whole wait, when the worker dies hard mid-pass', async () => {
     const pass = EarlyContentDigests.spawn(scriptedWorker('dies', 'process.exit(1);'), 300);
-    const end = await begun(pass);
+    const { end } = await begun(pass);
     const started = performance.now();
     expect(pass!.take()).toBeNull();
     // The whole wait on this source is over 10 s.
@@ -136,7 +126,7 @@ port.postMessage({ digests: new Map([['slow', ['f', 'd']]]) });
 Atomics.store(done, 0, 1);
 Atomics.notify(done, 0);`;
     const pass = EarlyContentDigests.spawn(scriptedWorker('slow', slow), 300);
-    const end = await begun(pass);
+    const { end } = await begun(pass);
     expect(pass!.take()).toEqual(new Map([['slow', ['f', 'd']]]));
     end();
   });
