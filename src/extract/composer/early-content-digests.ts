@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { prefixUpperBound } from '../sqlite/keyset-pager.js';
+import { shareCell } from '../sqlite/root-share.js';
 import { rawFileOf } from '../sqlite/sqlite-snapshot.js';
 import { CODE_BLOCK_DIFF_PREFIX, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
 import { rawShape } from './global-content-digests.js';
@@ -62,7 +63,8 @@ export function digestJobOf(
 export class EarlyContentDigests {
   private answer: OwnedDigests | null | undefined;
   private timeoutMs = 0;
-  private begun = false;
+  /** The job handed to the worker, its `share` cell set: `take`'s helper walks part of it. */
+  private job: OwnedDigestJob | undefined;
 
   /** The walk's read count (`RawSource.progress`). */
   private readonly progress = new Int32Array(new SharedArrayBuffer(4));
@@ -102,14 +104,14 @@ export class EarlyContentDigests {
       return false;
     }
     this.timeoutMs = waitMs(job.shape);
-    this.port.postMessage({ ...job, source: { ...job.source, progress: this.progress } });
-    this.begun = true;
+    this.job = { ...job, share: shareCell() };
+    this.port.postMessage({ ...this.job, source: { ...job.source, progress: this.progress } });
     return true;
   }
 
   /** Stops a worker that was never handed a job. */
   cancel(): void {
-    if (!this.begun) this.stop();
+    if (this.job === undefined) this.stop();
   }
 
   /** The plan is final: a worker whose answer was never taken is stopped, and `take` answers null. */
@@ -141,10 +143,15 @@ export class EarlyContentDigests {
     }
   }
 
-  /** The pass's digests, or null when it failed (the caller reads through SQLite instead). */
-  take(): OwnedDigests | null {
+  /**
+   * The pass's digests, or null when it failed (the caller reads through SQLite instead). `help`,
+   * run once before the wait, walks on this thread what the worker has not reached yet.
+   */
+  take(help?: (job: OwnedDigestJob) => void): OwnedDigests | null {
     if (this.answer !== undefined) return this.answer;
-    const message = this.begun && this.settled() ? receiveMessageOnPort(this.port)?.message : undefined;
+    if (this.job !== undefined) help?.(this.job);
+    const message =
+      this.job !== undefined && this.settled() ? receiveMessageOnPort(this.port)?.message : undefined;
     this.answer = (message as { digests?: OwnedDigests } | undefined)?.digests ?? null;
     this.port.close();
     if (this.answer === null) void this.worker.terminate();

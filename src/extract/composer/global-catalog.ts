@@ -18,6 +18,7 @@ import { BUBBLE_PREFIX, BubbleKeyOwners, COMPOSER_DATA_PREFIX } from './bubble-k
 import { diffStats, diffValues } from './code-block-diff-rows.js';
 import type { EarlyContentDigests } from './early-content-digests.js';
 import { type DigestSession, globalContentDigests } from './global-content-digests.js';
+import { type BubbleStats, type LaneSession, laneDigest, laneDigests } from './lane-content-digests.js';
 import { ContentDigest, LazyFingerprint, type SessionEvidenceQuery } from './session-fingerprint.js';
 
 /** One session's bubble stats: it names only `key` and `rowid`, so SQLite answers from the key index. */
@@ -91,6 +92,10 @@ export function* scanGlobalSessions(
   // Every session catalogued so far: asked for one session's content, the plan asks for the others.
   const catalogued: string[] = [];
   let allContent: Map<string, string> | undefined;
+  // With an early pass, each session's bubble stats from the key index, and the main thread's part
+  // of the pass: a digest from that part stands only for a session whose every row it saw.
+  const keyIndexStats = new Map<string, BubbleStats>();
+  let lane = new Map<string, LaneSession>();
   const query: SessionEvidenceQuery = {
     stats(composerId) {
       const excluded = owners.excluded(composerId).length;
@@ -101,6 +106,7 @@ export function* scanGlobalSessions(
         maxRow: number | null;
         rowSum: number;
       };
+      if (early !== undefined) keyIndexStats.set(composerId, [s.n, s.maxRow, s.rowSum]);
       const dataKey = `${COMPOSER_DATA_PREFIX}${composerId}`;
       const doc = composerRow.get(dataKey, dataKey) as { rid: number; len: number | null } | undefined;
       const diffs = diffStats(db, composerId);
@@ -115,9 +121,19 @@ export function* scanGlobalSessions(
       };
     },
     content(composerId, fingerprint) {
-      const pass = early?.take() ?? null;
+      const pass =
+        early?.take((job) => {
+          lane = laneDigests(job, composerValue);
+        }) ?? null;
       const owned = pass?.get(composerId);
       if (owned !== undefined && owned[0] === fingerprint) return owned[1];
+      const walked = lane.get(composerId);
+      lane.delete(composerId);
+      const fromLane =
+        pass === null
+          ? undefined
+          : laneDigest(walked, keyIndexStats.get(composerId), () => diffValues(db, composerId));
+      if (fromLane !== undefined) return fromLane;
       // Asked for one session, it is asked for the others next: every digest comes from one pass.
       // A session the early pass could not vouch for is read alone, as one missing from the pass.
       if (pass === null) allContent ??= globalContentDigests(db, catalogued.map(digestSession));

@@ -4,6 +4,7 @@
  * A digest is trusted only where its fingerprint equals the one SQLite's key index gives.
  */
 import { forEachRawRow, type RawRow, type RawSource, type RawTableShape } from '../sqlite/raw-table-rows.js';
+import { frontClaims, type RootShare } from '../sqlite/root-share.js';
 import { BUBBLE_PREFIX, CODE_BLOCK_DIFF_PREFIX, COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
 import { ContentDigest, fingerprintOf, type SessionStats } from './session-fingerprint.js';
 
@@ -15,6 +16,8 @@ export interface OwnedDigestJob {
   /** Rowids of the `composerData:` rows and of the `codeBlockDiff:` rows, ascending (key index). */
   docRowids: readonly number[];
   diffRowids: readonly number[];
+  /** `shareCell()`: the bubble rows' root children, which another thread may walk in part. */
+  share?: Int32Array;
 }
 
 /** Composer ID → [its fingerprint as `fingerprintOf` gives it, its content digest]. */
@@ -49,7 +52,7 @@ function ownerIn(rest: string, known: ReadonlySet<string>): string | null {
  * A key's owner by `ownerIn`. Without colon-bearing IDs it is the bytes before the first colon,
  * mostly the previous row's: compared in place, so such a row allocates nothing.
  */
-function ownerCache(from: number, known: ReadonlySet<string>): (key: Uint8Array) => string | null {
+export function ownerCache(from: number, known: ReadonlySet<string>): (key: Uint8Array) => string | null {
   if (known.size > 0) return (key) => ownerIn(bytesOf(key, from), known);
   let last = new Uint8Array(0);
   let owner = '';
@@ -90,7 +93,7 @@ export function ownedContentDigests(job: OwnedDigestJob): OwnedDigests {
     return found;
   };
   // Rows whose key is TEXT, as SQLite's `key >= ? AND key < ?` range reads them (a BLOB key is outside).
-  const textRows = (prefix: Buffer, row: RawRow, only?: readonly number[]): void =>
+  const textRows = (prefix: Buffer, row: RawRow, only?: readonly number[], share?: RootShare): void =>
     forEachRawRow(
       source,
       shape,
@@ -99,6 +102,7 @@ export function ownedContentDigests(job: OwnedDigestJob): OwnedDigests {
         if (text) row(rowid, value, key, text);
       },
       only,
+      share,
     );
   const docPrefix = Buffer.from(COMPOSER_DATA_PREFIX);
   textRows(
@@ -114,20 +118,25 @@ export function ownedContentDigests(job: OwnedDigestJob): OwnedDigests {
   );
   const bubblePrefix = Buffer.from(BUBBLE_PREFIX);
   const ownerOf = ownerCache(bubblePrefix.length, known);
-  textRows(bubblePrefix, (rowid, value, key) => {
-    const id = ownerOf(key);
-    if (id === null) return;
-    let session = owned.get(id);
-    if (session === undefined) {
-      // Without a `composerData:` row it starts as the per-session digest does: with its absence.
-      session = entry(id);
-      session.digest.doc(undefined);
-    }
-    session.stats.rows++;
-    session.stats.maxRowid = rowid;
-    session.stats.rowidSum += rowid;
-    session.digest.bubble(rowid, value);
-  });
+  textRows(
+    bubblePrefix,
+    (rowid, value, key) => {
+      const id = ownerOf(key);
+      if (id === null) return;
+      let session = owned.get(id);
+      if (session === undefined) {
+        // Without a `composerData:` row it starts as the per-session digest does: with its absence.
+        session = entry(id);
+        session.digest.doc(undefined);
+      }
+      session.stats.rows++;
+      session.stats.maxRowid = rowid;
+      session.stats.rowidSum += rowid;
+      session.digest.bubble(rowid, value);
+    },
+    undefined,
+    job.share === undefined ? undefined : frontClaims(job.share),
+  );
   // A diff row belongs to every session whose `codeBlockDiff:<id>:` prefix its key starts with.
   const diffPrefix = Buffer.from(CODE_BLOCK_DIFF_PREFIX);
   textRows(

@@ -4,6 +4,7 @@
  * the file shows as it is; any shape not expected throws `RawTableError`, and the caller asks SQLite.
  */
 import { fstatSync, readSync } from 'node:fs';
+import type { RootShare } from './root-share.js';
 
 /** The file does not read as this reader expects: ask SQLite instead. */
 export class RawTableError extends Error {}
@@ -165,8 +166,8 @@ export type RawRow = (rowid: number, value: Uint8Array | null, key: Uint8Array, 
 
 /**
  * Calls `row` for every row whose key, as bytes, starts with `keyPrefix`, in rowid order; with
- * `only` (ascending rowids), for those alone, skipping subtrees without one. Bytes are valid only
- * during the call. A value neither text, blob nor NULL throws: its `CAST(… AS BLOB)` is SQLite's.
+ * `only` (ascending rowids), for those alone; with `share`, under the root's children it claims.
+ * Bytes are valid only during the call. A value neither text, blob nor NULL throws.
  */
 export function forEachRawRow(
   source: RawSource,
@@ -174,6 +175,7 @@ export function forEachRawRow(
   keyPrefix: Uint8Array,
   row: RawRow,
   only?: readonly number[],
+  share?: RootShare,
 ): void {
   const { pageSize, pageCount } = shape;
   // A sparse walk reads page by page: a window per wanted row would read most of the file.
@@ -294,8 +296,38 @@ export function forEachRawRow(
     if (wants(low, Number.POSITIVE_INFINITY)) children.push(page.readUInt32BE(h + 8));
     for (const child of children) walk(child);
   };
+
+  /** The root's children that `share` claims; a leaf root is its one child. */
+  const walkShared = (claims: RootShare): void => {
+    const n = shape.rootPage;
+    const h = n === 1 ? 100 : 0;
+    const root = pages.page(n);
+    if (root[h] !== INTERIOR) {
+      if (claims.next(1) === 0) walk(n);
+      return;
+    }
+    ++visited;
+    const cells = root.readUInt16BE(h + 3);
+    const children: number[] = [];
+    // The rowid each child's rows lie above: the key of the cell before it.
+    const lows: number[] = [];
+    let low = -1;
+    for (let i = 0; i < cells; i++) {
+      const at = root.readUInt16BE(h + 12 + 2 * i);
+      children.push(root.readUInt32BE(at));
+      lows.push(low);
+      low = varint(root, at + 4, pageSize);
+    }
+    children.push(root.readUInt32BE(h + 8));
+    lows.push(low);
+    for (let i = claims.next(children.length); i !== null; i = claims.next(children.length)) {
+      lastRowid = lows[i]!;
+      walk(children[i]!);
+    }
+  };
   try {
-    walk(shape.rootPage);
+    if (share === undefined) walk(shape.rootPage);
+    else walkShared(share);
   } catch (error) {
     // A cell pointer or count past its page reads out of the buffer: a page not as expected.
     if (error instanceof RangeError) throw new RawTableError('page bounds');

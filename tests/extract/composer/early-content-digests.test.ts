@@ -9,6 +9,7 @@ import { ownedContentDigests } from '../../../src/extract/composer/owned-content
 import { openSqliteSnapshot } from '../../../src/extract/sqlite/sqlite-snapshot.js';
 import { PrivateTempDir } from '../../../src/shared/temp/private-temp-dir.js';
 import { tempDir } from '../../helpers/run-cli.js';
+import { scriptedWorker } from '../../helpers/scripted-worker.js';
 
 // The worker runs the built entry (`npm test` builds first): Node cannot start a worker on TS sources.
 function source(): string {
@@ -38,19 +39,6 @@ async function begun(
       temp.dispose();
     },
   };
-}
-
-/** A worker script at `name` that runs `onJob` with `job`, `port` and `done` in scope, as the real one has. */
-function scriptedWorker(name: string, onJob: string): URL {
-  const path = join(tempDir('etl-early-scripted-'), `${name}.mjs`);
-  writeFileSync(
-    path,
-    `import { workerData } from 'node:worker_threads';
-const { port, done } = workerData;
-port.once('message', (job) => { ${onJob} });
-`,
-  );
-  return pathToFileURL(path);
 }
 
 describe('EarlyContentDigests', () => {

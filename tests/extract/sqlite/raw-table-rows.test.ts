@@ -4,6 +4,12 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { rawShape } from '../../../src/extract/composer/global-content-digests.js';
 import { forEachRawRow, RawTableError } from '../../../src/extract/sqlite/raw-table-rows.js';
+import {
+  BackHalves,
+  frontClaims,
+  type RootShare,
+  shareCell,
+} from '../../../src/extract/sqlite/root-share.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 const PREFIX = Buffer.from('bubbleId:');
@@ -19,15 +25,22 @@ function sqliteRows(db: Database.Database): [number, string | null][] {
   return rows.map(({ r, v }) => [r, v === null ? null : v.toString('hex')]);
 }
 
-function rawRows(path: string, db: Database.Database): [number, string | null][] {
+function rawRows(path: string, db: Database.Database, share?: RootShare): [number, string | null][] {
   const shape = rawShape(db);
   if (shape === undefined) throw new Error('no shape');
   const out: [number, string | null][] = [];
   const fd = openSync(path, 'r');
   try {
-    forEachRawRow({ fd }, shape, PREFIX, (rowid, value) => {
-      out.push([rowid, value === null ? null : Buffer.from(value).toString('hex')]);
-    });
+    forEachRawRow(
+      { fd },
+      shape,
+      PREFIX,
+      (rowid, value) => {
+        out.push([rowid, value === null ? null : Buffer.from(value).toString('hex')]);
+      },
+      undefined,
+      share,
+    );
   } finally {
     closeSync(fd);
   }
@@ -128,6 +141,28 @@ describe('forEachRawRow', () => {
       }
       expect(seen).toEqual(expected);
       expect(seen.filter(([, , textKey]) => !textKey)).toHaveLength(1);
+      db.close();
+    },
+  );
+
+  it.each([512, 4096])(
+    'with a shared root, two walks read every row once, each child in rowid order (%i-byte pages)',
+    (pageSize) => {
+      const { path, db } = buildDb(pageSize);
+      const expected = sqliteRows(db);
+      const cell = shareCell();
+      const front = frontClaims(cell);
+      let claimed = 0;
+      const head = rawRows(path, db, { next: (children) => (claimed++ < 3 ? front.next(children) : null) });
+      const back = new BackHalves(cell);
+      const tail = rawRows(path, db, back);
+      expect(rawRows(path, db, frontClaims(cell))).toEqual([]);
+      expect(back.range).toBeGreaterThan(1);
+      expect(head).toEqual(expected.slice(0, head.length));
+      expect(head.length).toBeGreaterThan(0);
+      // The back's later halves lie below its earlier ones.
+      expect(tail).not.toEqual(expected.slice(head.length));
+      expect([...head, ...tail].sort((a, b) => a[0] - b[0])).toEqual(expected);
       db.close();
     },
   );
