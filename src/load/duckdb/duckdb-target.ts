@@ -63,6 +63,7 @@ import { DuckDbLedger } from './duckdb-ledger.js';
 import { type DuckDbWarehouse, openWarehouse } from './duckdb-warehouse.js';
 import { rebuildWarehouse } from './rebuild-warehouse.js';
 import { appendToTable, placeholders } from './row-appender.js';
+import { WRITER_ROW_GROUP_ROWS } from './run-memory.js';
 import { recordSetAsideInstances } from './set-aside-instances.js';
 import { largestRowValueBytes } from './value-memory.js';
 import { writeMetaValue } from './warehouse-version.js';
@@ -350,8 +351,8 @@ export class DuckDbTarget implements WarehouseTarget {
       const kept = !wrote && (await this.warehouse.keepSmallWal());
       if (!kept) {
         // The closing checkpoint (and a Parquet build after it) is where RSS peaks; dead rows go first.
-        // A run that wrote no session rows holds none: a full collection would be its largest cost.
-        if (wrote) collectGarbage();
+        // A run under a row group of rows holds few: a full collection would be its largest cost.
+        if (this.sessionRowsWritten >= WRITER_ROW_GROUP_ROWS) collectGarbage();
         // Explicit, because the one DuckDB runs on close swallows its error: a full disk would leave
         // the rows only in the WAL behind a "committed" run.
         await guardWrite(this.reportedAs, 'checkpoint', () => this.connection.run('CHECKPOINT'));

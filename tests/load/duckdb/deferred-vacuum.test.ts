@@ -82,9 +82,8 @@ describe('the row-group merge at a writing run’s closing checkpoint', () => {
     expect(await state(path)).toMatchObject({ deferred: '3' });
   });
 
-  it('a run that writes a row group of rows merges at once and restarts the count', async () => {
-    const path = join(tempDir(), 'w.duckdb');
-    await runThroughTarget(path, 'r0', sessions, 'since-last');
+  /** The first sample session with a row group of messages, the first edited. */
+  function large(): NormalizedSession {
     const base = sessions[0]!;
     const messages = Array.from({ length: WRITER_ROW_GROUP_ROWS }, (_, i) => ({
       ...base.messages[0]!,
@@ -92,13 +91,31 @@ describe('the row-group merge at a writing run’s closing checkpoint', () => {
       archive_key: `cursor:${base.session.session_id}:m${i}`,
       ordinal: i,
     }));
-    await runThroughTarget(
-      path,
-      'large',
-      [withEditedContent({ ...base, messages }, 'edit large')],
-      'since-last',
-    );
+    return withEditedContent({ ...base, messages }, 'edit large');
+  }
+
+  it('a run that writes a row group of rows merges at once and restarts the count', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await runThroughTarget(path, 'r0', sessions, 'since-last');
+    await runThroughTarget(path, 'large', [large()], 'since-last');
     expect(await state(path)).toMatchObject({ deferred: '0', edited: 1 });
+  });
+
+  it('only a run of a row group of rows or more collects garbage before its closing checkpoint', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    const collections: string[] = [];
+    const holder = globalThis as { gc?: () => void };
+    const saved = holder.gc;
+    holder.gc = () => collections.push('gc');
+    try {
+      await runThroughTarget(path, 'r0', sessions, 'since-last');
+      await runThroughTarget(path, 'r1', [withEditedContent(sessions[0]!, 'edit 1')], 'since-last');
+      expect(collections).toEqual([]);
+      await runThroughTarget(path, 'large', [large()], 'since-last');
+      expect(collections).toEqual(['gc']);
+    } finally {
+      holder.gc = saved;
+    }
   });
 
   it('a run whose deferral count cannot be read still closes and checkpoints its rows, merging as usual', async () => {
