@@ -34,7 +34,7 @@ import { ComposerTree } from './composer-tree.js';
 import { discoverUserDir, type SourceKeyDeriver } from './discover-user-dir.js';
 import { EarlyContentDigests } from './early-content-digests.js';
 import { GlobalAttribution } from './global-attribution.js';
-import { scanGlobalSessions } from './global-catalog.js';
+import { type GlobalCatalogEntry, scanGlobalSessions } from './global-catalog.js';
 import { type GlobalHandle, GlobalOccurrence } from './global-occurrence.js';
 import { readGlobalSession } from './global-session-reader.js';
 import { SubagentLinks } from './subagent-links.js';
@@ -45,6 +45,24 @@ import { type WorkspaceEntryRead, type WorkspaceHandle, WorkspaceReadAhead } fro
 const OPEN_WORKSPACE_SNAPSHOTS = 32;
 
 type Handle = GlobalHandle | WorkspaceHandle;
+
+/** A global DB's catalog scan, begun: its content pass (if any) already has its job. */
+interface GlobalScan {
+  attribution: GlobalAttribution;
+  skipped: { protobufOnly: number };
+  entries: Generator<GlobalCatalogEntry>;
+}
+
+function globalScan(
+  snapshot: SqliteSnapshot,
+  ctx: ReadContext,
+  pass: EarlyContentDigests | undefined,
+): GlobalScan {
+  const budget = new HydrationBudget(ctx.limits);
+  const attribution = new GlobalAttribution(snapshot.db, ctx.limits, budget);
+  const skipped = { protobufOnly: 0 };
+  return { attribution, skipped, entries: scanGlobalSessions(snapshot.db, budget, skipped, pass) };
+}
 
 export class ComposerAdapter implements SourceAdapter {
   readonly name = 'composer';
@@ -92,9 +110,8 @@ export class ComposerAdapter implements SourceAdapter {
     ctx: ReadContext,
     pass: EarlyContentDigests | undefined,
   ): AsyncIterable<SessionOccurrence> {
-    const tree = await this.workspaceTree(ctx);
     if (source.kind === 'composer-workspace-db') {
-      yield* this.catalogWorkspace(source, tree);
+      yield* this.catalogWorkspace(source, await this.workspaceTree(ctx));
       return;
     }
     if (source.kind !== 'composer-global-db') return;
@@ -111,26 +128,33 @@ export class ComposerAdapter implements SourceAdapter {
       reportUnreadableDatabase(ctx, 'global', source.sourceKey);
       return null;
     });
-    if (snapshot === null || !hasTable(snapshot.db, 'cursorDiskKV')) return;
+    if (snapshot === null || !hasTable(snapshot.db, 'cursorDiskKV')) {
+      await this.workspaceTree(ctx);
+      return;
+    }
+    // A corrupt page or misshapen table is the typed source error, not INTERNAL_ERROR.
+    let scan: GlobalScan;
     try {
-      yield* this.catalogGlobal(source, snapshot, tree, ctx, pass);
+      scan = globalScan(snapshot, ctx, pass);
     } catch (error) {
-      // A corrupt page or misshapen table is the typed source error, not INTERNAL_ERROR.
+      throw asSourceError(error, 'composer');
+    }
+    // Read after the scan began, so the content pass runs beside this too.
+    const tree = await this.workspaceTree(ctx);
+    try {
+      yield* this.catalogGlobal(source, scan, tree, ctx);
+    } catch (error) {
       throw asSourceError(error, 'composer');
     }
   }
 
   private *catalogGlobal(
     source: DiscoveredSource,
-    snapshot: SqliteSnapshot,
+    { attribution, skipped, entries }: GlobalScan,
     tree: ComposerTree,
     ctx: ReadContext,
-    pass: EarlyContentDigests | undefined,
   ): Generator<SessionOccurrence> {
-    const budget = new HydrationBudget(ctx.limits);
-    const attribution = new GlobalAttribution(snapshot.db, ctx.limits, budget);
-    const skipped = { protobufOnly: 0 };
-    for (const entry of scanGlobalSessions(snapshot.db, budget, skipped, pass)) {
+    for (const entry of entries) {
       const { workspacePath, memberships, workspaceProblem } = tree.attribute(
         entry.composerId,
         attribution.documentStamp(entry.composerId),

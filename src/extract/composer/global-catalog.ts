@@ -38,21 +38,32 @@ export interface GlobalCatalogEntry {
 
 /**
  * `pass`: a worker for the content digests the plan will ask for (a changed source under
- * `--since-last`), handed its job here so that it runs beside the catalog.
+ * `--since-last`), handed its job in this call, before the first entry is asked for, so that it
+ * runs beside the catalog.
  */
-export function* scanGlobalSessions(
+export function scanGlobalSessions(
   db: Database.Database,
   budget: HydrationBudget,
   skipped: { protobufOnly: number } = { protobufOnly: 0 },
   pass?: EarlyContentDigests,
+): Generator<GlobalCatalogEntry> {
+  const owners = BubbleKeyOwners.read(db, budget);
+  const early = pass?.begin(db, owners.colonIds) === true ? pass : undefined;
+  return globalEntries(db, budget, skipped, owners, early);
+}
+
+function* globalEntries(
+  db: Database.Database,
+  budget: HydrationBudget,
+  skipped: { protobufOnly: number },
+  owners: BubbleKeyOwners,
+  early: EarlyContentDigests | undefined,
 ): Generator<GlobalCatalogEntry> {
   const next = db.prepare(
     `SELECT CAST(key AS BLOB) AS k FROM cursorDiskKV
       WHERE key >= ? AND key < ? AND substr(CAST(key AS BLOB), 1, 9) = CAST('bubbleId:' AS BLOB)
       ORDER BY key LIMIT 1`,
   );
-  const owners = BubbleKeyOwners.read(db, budget);
-  const early = pass?.begin(db, owners.colonIds) === true ? pass : undefined;
   const composerRow = db.prepare(
     `SELECT rowid AS rid, octet_length(value) AS len FROM cursorDiskKV
       WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
