@@ -1,7 +1,7 @@
 /**
- * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R] [--journal-mode
- * wal|delete] [--writer-probe 1] [--work DIR]`: bench case 4 alone, this build and optionally
- * another checkout, alternating (docs/benchmarks.md). The corpus is used up.
+ * `node dist/bench/one-bubble-ab.js --corpus DIR [--baseline ROOT] [--runs R] [--full-runs F]
+ * [--journal-mode wal|delete] [--writer-probe 1] [--work DIR]`: bench case 4 alone, this build and
+ * optionally another checkout, alternating (docs/benchmarks.md). The corpus is used up.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -21,12 +21,11 @@ import { Database } from '../src/extract/sqlite/sqlite-driver.js';
 import { parseIntFlags } from './bench-args.js';
 import { measureProcess, type Sample } from './measure-process.js';
 
-const { ints, strings } = parseIntFlags(process.argv.slice(2), { runs: 5, seed: 1, 'writer-probe': 0 }, [
-  'corpus',
-  'baseline',
-  'journal-mode',
-  'work',
-]);
+const { ints, strings } = parseIntFlags(
+  process.argv.slice(2),
+  { runs: 5, 'full-runs': 1, seed: 1, 'writer-probe': 0 },
+  ['corpus', 'baseline', 'journal-mode', 'work'],
+);
 const journalMode = strings['journal-mode'] ?? 'wal';
 if (journalMode !== 'wal' && journalMode !== 'delete')
   throw new Error('--journal-mode must be wal or delete');
@@ -73,13 +72,20 @@ function run(index: number, extra: readonly string[]): Sample {
 
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const full = builds.map((_, index) => {
-  rmSync(warehouse(index), { force: true });
-  rmSync(`${warehouse(index)}.wal`, { force: true });
-  const sample = run(index, []);
-  run(index, ['--since-last']);
-  return sample;
-});
+// The full load into a fresh warehouse, `--full-runs` times per build, alternating; its median.
+const fullSamples: Sample[][] = builds.map(() => []);
+for (let r = 0; r < ints['full-runs']; r++) {
+  for (const index of builds.keys()) {
+    rmSync(warehouse(index), { force: true });
+    rmSync(`${warehouse(index)}.wal`, { force: true });
+    fullSamples[index]!.push(run(index, []));
+  }
+}
+const full = fullSamples.map((list) => ({
+  wallMs: median(list.map((s) => s.wallMs)),
+  cpuMs: median(list.map((s) => s.cpuMs)),
+}));
+for (const index of builds.keys()) run(index, ['--since-last']);
 const session = oneBubbleSession(corpus);
 const samples: Sample[][] = builds.map(() => []);
 const waits: number[][] = builds.map(() => []);
@@ -110,7 +116,7 @@ builds.forEach(([name], index) => {
   const cpu = median(samples[index]!.map((s) => s.cpuMs));
   const base = full[index]!;
   console.log(
-    `${name}: ${journalMode}, full load wall ${seconds(base.wallMs)} s, CPU ${seconds(base.cpuMs)} s; one bubble (median of ${ints.runs}) ` +
+    `${name}: ${journalMode}, full load (median of ${ints['full-runs']}) wall ${seconds(base.wallMs)} s, CPU ${seconds(base.cpuMs)} s; one bubble (median of ${ints.runs}) ` +
       `wall ${seconds(wall)} s = ${((100 * wall) / base.wallMs).toFixed(1)} %, CPU ${seconds(cpu)} s = ${((100 * cpu) / base.cpuMs).toFixed(1)} %` +
       (waits[index]!.length > 0
         ? `; longest writer wait per run ${waits[index]!.map((ms) => ms.toFixed(0)).join(', ')} ms`

@@ -16,7 +16,19 @@ describe('bench/one-bubble-ab (smoke, tiny corpus)', () => {
     buildBenchCorpus(corpusDir, { sessions: 6, messages: 4, seed: 1, storeShare: 0 });
     const result = spawnSync(
       process.execPath,
-      [SCRIPT, '--corpus', corpusDir, '--runs', '1', '--baseline', resolve('.'), '--work', warehouses],
+      [
+        SCRIPT,
+        '--corpus',
+        corpusDir,
+        '--runs',
+        '1',
+        '--full-runs',
+        '2',
+        '--baseline',
+        resolve('.'),
+        '--work',
+        warehouses,
+      ],
       { encoding: 'utf8', timeout: 120_000 },
     );
     expect(result.stderr).toBe('');
@@ -24,7 +36,9 @@ describe('bench/one-bubble-ab (smoke, tiny corpus)', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines.map((line) => line.split(':')[0])).toEqual(['baseline', 'this build']);
     for (const line of lines)
-      expect(line).toMatch(/one bubble \(median of 1\) wall \d+\.\d\d s = \d+\.\d %, CPU/);
+      expect(line).toMatch(
+        /full load \(median of 2\) wall \d+\.\d\d s, CPU .* one bubble \(median of 1\) wall \d+\.\d\d s = \d+\.\d %, CPU/,
+      );
     expect(existsSync(join(corpusDir, CORPUS_MANIFEST))).toBe(false);
     expect(
       readdirSync(warehouses)
