@@ -6,6 +6,7 @@ import { nothingLoadedError } from '../extract/capture/capture-rejection.js';
 import { planByOwner } from '../extract/plan-by-owner.js';
 import type { Contribution, SessionOccurrence, SourceAdapter } from '../extract/source-adapter.js';
 import { faultPoint } from '../shared/fault-injection.js';
+import { nextTurn } from '../shared/next-turn.js';
 import {
   createSessionResolver,
   type ResolveOutcome,
@@ -100,7 +101,7 @@ export async function hydrateSessions(run: RunState, plan: Plan, batches: Sessio
     while (run.status !== 'interrupted' && pending.length > 0) {
       const group = pending.pop()!;
       // Hydration resolves in microtasks; yielding to the event loop lets SIGINT/SIGTERM handlers run.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
       if (signal.aborted) {
         run.status = 'interrupted';
         break;

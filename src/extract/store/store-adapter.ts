@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { DiagnosticSink } from '../../shared/diagnostic.js';
 import { IoError } from '../../shared/errors.js';
 import { canonicalHash } from '../../shared/json/canonical-json.js';
+import { nextTurn } from '../../shared/next-turn.js';
 import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';
 import type { SourceKind } from '../../shared/source-fingerprint.js';
 import { fingerprintFile, occurrenceRefFor, sourceKeyFor } from '../fs/source-identity.js';
@@ -48,6 +49,9 @@ interface PlannedSource {
   source: DiscoveredSource;
   occurrence: Omit<SessionOccurrence, 'sourceKey' | 'carrier' | 'occurrenceRef'>;
 }
+
+/** Sources planned between two yields of discovery (about 3 ms of fingerprinting). */
+const YIELD_EVERY = 32;
 
 const TRANSCRIPT_KINDS: Record<TranscriptEntry['layout'], SourceKind> = {
   nested: 'store-transcript',
@@ -142,7 +146,13 @@ export class StoreAdapter implements SourceAdapter {
       this.planned.set(source.sourceKey, { source, occurrence });
       sources.push(source);
     };
-    for (const dir of inventory.sessionDirs) {
+    // The warehouse opens on DuckDB's threads meanwhile; each of its steps goes on only when this
+    // thread yields, so a large Store root yields every few sources.
+    const yielding = async (index: number): Promise<void> => {
+      if (index % YIELD_EVERY === 0) await nextTurn();
+    };
+    for (const [index, dir] of inventory.sessionDirs.entries()) {
+      await yielding(index);
       const facts = factsFor(dir.sessionId);
       // An explicit "no conversation" with no DB and no transcript is not a session at all.
       if (dir.dbPath === null && dir.meta?.hasConversation === false && !transcriptIds.has(dir.sessionId))
@@ -158,7 +168,8 @@ export class StoreAdapter implements SourceAdapter {
         handle,
       });
     }
-    for (const transcript of inventory.transcripts) {
+    for (const [index, transcript] of inventory.transcripts.entries()) {
+      await yielding(index);
       const shared = factsFor(transcript.sessionId, transcript.parentSessionId);
       // Where the transcript lives decides its workspace; its UUID's meta cwd only fills a gap.
       const cwd = transcriptWorkspace(transcript.projectDir, cwds) ?? shared.meta?.cwd ?? null;
