@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { closingVacuum, MAX_DEFERRED_RUNS } from '../../../src/load/duckdb/deferred-vacuum.js';
 import { DuckDbTarget } from '../../../src/load/duckdb/duckdb-target.js';
 import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
@@ -103,18 +103,16 @@ describe('the row-group merge at a writing run’s closing checkpoint', () => {
 
   it('only a run of a row group of rows or more collects garbage before its closing checkpoint', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    const collections: string[] = [];
-    const holder = globalThis as { gc?: () => void };
-    const saved = holder.gc;
-    holder.gc = () => collections.push('gc');
+    const gc = vi.fn();
+    vi.stubGlobal('gc', gc);
     try {
       await runThroughTarget(path, 'r0', sessions, 'since-last');
       await runThroughTarget(path, 'r1', [withEditedContent(sessions[0]!, 'edit 1')], 'since-last');
-      expect(collections).toEqual([]);
+      expect(gc).not.toHaveBeenCalled();
       await runThroughTarget(path, 'large', [large()], 'since-last');
-      expect(collections).toEqual(['gc']);
+      expect(gc).toHaveBeenCalledTimes(1);
     } finally {
-      holder.gc = saved;
+      vi.unstubAllGlobals();
     }
   });
 
