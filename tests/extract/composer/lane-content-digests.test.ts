@@ -18,7 +18,7 @@ import { scriptedWorker } from '../../helpers/scripted-worker.js';
  * Twelve sessions whose rows follow each other (most lie under one child of the root page) and one
  * whose rows are spread over the whole table, with docs, a NULL doc, a missing one and diff rows.
  */
-function buildSource(wal: boolean): string {
+function buildSource(wal: boolean): { path: string; close: () => void } {
   const path = join(tempDir('etl-lane-digests-'), 'state.vscdb');
   const db = new Database(path);
   db.pragma('page_size = 1024');
@@ -35,9 +35,17 @@ function buildSource(wal: boolean): string {
       put.run(`codeBlockDiff:s${s}:1`, `diff ${s}`);
     }
   })();
-  if (wal) db.pragma('wal_autocheckpoint = 0');
-  db.close();
-  return path;
+  if (!wal) {
+    db.close();
+    return { path, close: () => {} };
+  }
+  // Rows changed in place after a checkpoint: their pages are read from the WAL's frames, while
+  // this connection stays open (the last one to close would checkpoint them into the file).
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.pragma('wal_autocheckpoint = 0');
+  for (const s of [2, 7, 11])
+    db.prepare(`UPDATE cursorDiskKV SET value = 'changed ' || value WHERE key = 'bubbleId:s${s}:60'`).run();
+  return { path, close: () => db.close() };
 }
 
 async function withSnapshot<T>(path: string, use: (db: Database.Database) => T): Promise<T> {
@@ -68,7 +76,7 @@ const DOC_SQL = "SELECT value FROM cursorDiskKV WHERE key = 'composerData:' || ?
 
 describe('laneDigests', () => {
   it('digests a session whose every row lies in one half it walked, and no session spread over two', async () => {
-    const path = buildSource(false);
+    const { path } = buildSource(false);
     await withSnapshot(path, (db) => {
       const job = { ...digestJobOf(db, new Set())!, share: shareCell() };
       const doc = (id: string): Buffer | null | undefined =>
@@ -108,7 +116,7 @@ describe('laneDigests', () => {
   });
 
   it('walks nothing without a share cell', async () => {
-    await withSnapshot(buildSource(false), (db) => {
+    await withSnapshot(buildSource(false).path, (db) => {
       expect(laneDigests(digestJobOf(db, new Set())!, () => undefined).size).toBe(0);
     });
   });
@@ -129,8 +137,9 @@ finally { Atomics.store(done, 0, 1); Atomics.notify(done, 0); port.close(); }`,
     ['starting late', false, late],
     ['starting late, WAL', true, late],
     ['walking beside it', false, undefined],
+    ['walking beside it, WAL', true, undefined],
   ])("equal SQLite's for every session (worker %s)", async (_name, wal, workerUrl) => {
-    const path = buildSource(wal);
+    const { path, close } = buildSource(wal);
     const expected = sqliteDigests(path);
     const got = await withSnapshot(path, (db) => {
       const pass = EarlyContentDigests.spawn(workerUrl);
@@ -141,6 +150,7 @@ finally { Atomics.store(done, 0, 1); Atomics.notify(done, 0); port.close(); }`,
         digests.set(entry.composerId, [entry.fingerprint.get(), entry.fingerprint.content(true)!]);
       return digests;
     });
+    close();
     expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [id, pair] of expected) expect(got.get(id), id).toEqual(pair);
   });
