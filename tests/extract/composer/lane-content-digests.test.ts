@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { rawText, StateDbBuilder, sqlNull } from '../../../fixtures/composer/state-db-builder.js';
 import { digestJobOf, EarlyContentDigests } from '../../../src/extract/composer/early-content-digests.js';
 import { scanGlobalSessions } from '../../../src/extract/composer/global-catalog.js';
 import { laneDigest, laneDigests } from '../../../src/extract/composer/lane-content-digests.js';
@@ -20,19 +21,17 @@ import { scriptedWorker } from '../../helpers/scripted-worker.js';
  */
 function buildSource(wal: boolean): { path: string; close: () => void } {
   const path = join(tempDir('etl-lane-digests-'), 'state.vscdb');
-  const db = new Database(path);
-  db.pragma('page_size = 1024');
-  if (wal) db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
-  const put = db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)');
+  const builder = new StateDbBuilder(path, { tables: ['cursorDiskKV'], wal, pageSize: 1024 });
+  const { db } = builder;
   db.transaction(() => {
     for (let s = 0; s < 12; s++) {
-      if (s !== 3) put.run(`composerData:s${s}`, s === 5 ? null : `{"s":${s}}`);
+      if (s !== 3) builder.composerData(`s${s}`, s === 5 ? sqlNull : rawText(`{"s":${s}}`));
       for (let i = 0; i < 120; i++) {
-        put.run(`bubbleId:s${s}:${i}`, i % 37 === 0 ? null : `${s}/${i};`.repeat(20 + (i % 9) * 30));
-        if (i % 10 === 0) put.run(`bubbleId:spread:${s}-${i}`, `spread ${s} ${i}`);
+        const value = `${s}/${i};`.repeat(20 + (i % 9) * 30);
+        builder.bubble(`s${s}`, String(i), i % 37 === 0 ? sqlNull : rawText(value));
+        if (i % 10 === 0) builder.bubble('spread', `${s}-${i}`, rawText(`spread ${s} ${i}`));
       }
-      put.run(`codeBlockDiff:s${s}:1`, `diff ${s}`);
+      builder.put('cursorDiskKV', `codeBlockDiff:s${s}:1`, rawText(`diff ${s}`));
     }
   })();
   if (!wal) {
