@@ -17,7 +17,8 @@ import { scriptedWorker } from '../../helpers/scripted-worker.js';
 
 /**
  * Twelve sessions whose rows follow each other (most lie under one child of the root page) and one
- * whose rows are spread over the whole table, with docs, a NULL doc, a missing one and diff rows.
+ * whose rows are spread over the whole table, with docs, a NULL doc, a missing one and diff rows;
+ * a session nested in s4's key range (`s4:x`), a BLOB key and a key that is not UTF-8.
  */
 function buildSource(wal: boolean): { path: string; close: () => void } {
   const path = join(tempDir('etl-lane-digests-'), 'state.vscdb');
@@ -32,7 +33,18 @@ function buildSource(wal: boolean): { path: string; close: () => void } {
         if (i % 10 === 0) builder.bubble('spread', `${s}-${i}`, rawText(`spread ${s} ${i}`));
       }
       builder.put('cursorDiskKV', `codeBlockDiff:s${s}:1`, rawText(`diff ${s}`));
+      if (s === 4) {
+        builder.composerData('s4:x', rawText('{"nested":true}'));
+        for (let i = 0; i < 30; i++) builder.bubble('s4:x', String(i), rawText(`nested ${i};`.repeat(40)));
+      }
     }
+    db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)').run(
+      Buffer.from('bubbleId:s6:blob-key'),
+      'a BLOB key: outside every TEXT key range',
+    );
+    db.prepare(
+      "INSERT INTO cursorDiskKV (key, value) VALUES (CAST(x'627562626c6549643a73363aff' AS TEXT), ?)",
+    ).run('a bubble ID that is not UTF-8');
   })();
   if (!wal) {
     db.close();
@@ -84,7 +96,7 @@ describe('laneDigests', () => {
       const lane = laneDigests(job, doc);
       const rows = db
         .prepare(
-          "SELECT substr(key, 10, instr(substr(key, 10), ':') - 1) AS id, rowid AS r, value AS v FROM cursorDiskKV WHERE key LIKE 'bubbleId:%' ORDER BY rowid",
+          "SELECT substr(key, 10, instr(substr(key, 10), ':') - 1) AS id, rowid AS r, value AS v FROM cursorDiskKV WHERE typeof(key) = 'text' AND key LIKE 'bubbleId:%' ORDER BY rowid",
         )
         .all() as { id: string; r: number; v: Buffer | string | null }[];
       let whole = 0;
