@@ -32,8 +32,8 @@ export function laneDigests(
   job: OwnedDigestJob,
   doc: (composerId: string) => Uint8Array | null | undefined,
 ): Map<string, LaneSession> {
-  const seen = new Map<string, LaneSession | null>();
   if (job.share === undefined) return new Map();
+  const seen = new Map<string, LaneSession | null>();
   const prefix = Buffer.from(BUBBLE_PREFIX);
   const known = new Set(job.colonIds.map((id) => Buffer.from(id, 'utf8').toString('latin1')));
   const ownerOf = ownerCache(prefix.length, known);
@@ -64,7 +64,7 @@ export function laneDigests(
       halves,
     );
   } catch (error) {
-    if (error instanceof RawTableError || error instanceof RangeError) return new Map();
+    if (error instanceof RawTableError) return new Map();
     throw error;
   }
   const lane = new Map<string, LaneSession>();

@@ -126,6 +126,14 @@ describe('laneDigests', () => {
     });
   });
 
+  it('gives nothing when its walk meets a page it cannot read: the caller reads those sessions alone', async () => {
+    await withSnapshot(buildSource(false).path, (db) => {
+      const job = digestJobOf(db, new Set())!;
+      const cut = { ...job, shape: { ...job.shape, pageCount: job.shape.rootPage }, share: shareCell() };
+      expect(laneDigests(cut, () => undefined).size).toBe(0);
+    });
+  });
+
   it('walks nothing without a share cell', async () => {
     await withSnapshot(buildSource(false).path, (db) => {
       expect(laneDigests(digestJobOf(db, new Set())!, () => undefined).size).toBe(0);
