@@ -32,13 +32,6 @@ import {
   serializePolicy,
 } from '../../shared/redaction-policy.js';
 import type { NormalizedSession } from '../../transform/normalized-session.js';
-import {
-  CURSOR_CONTRIBUTION_SQL,
-  LIVE_CONTRIBUTION_SQL,
-  PROVENANCE_KEY_SQL,
-  ROW_PROVENANCE_KEY_SQL,
-} from '../carrier-provenance.js';
-import { FILE_EDITS_SIGNATURE_SQL } from '../file-edits-signature.js';
 import { applyMessageIds, messageIdsSql } from '../origin-message-ids.js';
 import { planLoads, sessionsNeedingMessageIds } from '../plan-loads.js';
 import { type ArchivedState, DEFAULT_LOAD_POLICY, type LoadPolicy } from '../replace-decision.js';
@@ -53,6 +46,7 @@ import type {
 } from '../target.js';
 import { undashedCompactSessionsSql } from '../undashed-compact-sessions.js';
 import { guardWrite } from '../write-failure.js';
+import { readArchivedStates } from './archived-states.js';
 import {
   closingVacuum,
   DEFER_VACUUM_SQL,
@@ -158,7 +152,10 @@ export class DuckDbTarget implements WarehouseTarget {
     const archived =
       sessions.length === 0
         ? new Map<string, ArchivedState>()
-        : await this.archivedStates(sessions.map((s) => s.session.session_id));
+        : await readArchivedStates(
+            this.connection,
+            sessions.map((s) => s.session.session_id),
+          );
     await this.fillMessageIds(sessions, archived);
     const { results, writes, relocated, setAside, editsRefreshed } = planLoads(sessions, archived, policy);
     if (
@@ -379,33 +376,6 @@ export class DuckDbTarget implements WarehouseTarget {
   /** Runs a ledger edit that belongs to no run (a change feed cursor) in a transaction of its own. */
   async editLedger(edit: (connection: DuckDBConnection) => Promise<void>): Promise<void> {
     await this.inTransaction(() => edit(this.connection));
-  }
-
-  private async archivedStates(ids: string[]): Promise<Map<string, ArchivedState>> {
-    const reader = await this.connection.runAndReadAll(
-      `SELECT s.session_id, s.view_digest, s.fidelity, s.origin, epoch_ms(s.updated_at) AS updated_ms,
-         EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${LIVE_CONTRIBUTION_SQL}) AS live,
-         EXISTS (SELECT 1 FROM source_instances i WHERE i.session_id = s.session_id AND ${CURSOR_CONTRIBUTION_SQL}) AS cursor,
-         (SELECT ${PROVENANCE_KEY_SQL} FROM source_instances i WHERE i.session_id = s.session_id) || '|' ||
-         (SELECT ${ROW_PROVENANCE_KEY_SQL} FROM row_provenance p WHERE p.session_id = s.session_id) AS provenance,
-         (SELECT ${FILE_EDITS_SIGNATURE_SQL} FROM file_edits f WHERE f.session_id = s.session_id) AS edits
-         FROM sessions s WHERE s.session_id IN (${placeholders(ids.length)})`,
-      ids,
-    );
-    const map = new Map<string, ArchivedState>();
-    for (const row of reader.getRowObjects()) {
-      map.set(String(row.session_id), {
-        viewDigest: String(row.view_digest),
-        fidelity: row.fidelity === 'complete' ? 'complete' : 'partial',
-        liveContributed: row.live === true,
-        cursorBacked: row.cursor === true,
-        provenance: String(row.provenance),
-        fileEdits: String(row.edits),
-        origin: row.origin === null ? null : String(row.origin),
-        updatedAtMs: row.updated_ms === null ? null : Number(row.updated_ms),
-      });
-    }
-    return map;
   }
 
   /** The archived message IDs of the sessions two origins' complete views disagree on. */
