@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DuckDbTarget } from '../../../src/load/duckdb/duckdb-target.js';
-import { openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
+import { KEPT_WAL_MAX_BYTES, openWarehouse } from '../../../src/load/duckdb/duckdb-warehouse.js';
 import { runQuery, withReadOnlyWarehouse } from '../../../src/load/duckdb/read-only-query.js';
 import { WRITER_ROW_GROUP_ROWS } from '../../../src/load/duckdb/run-memory.js';
 import { sqlString } from '../../../src/load/duckdb/sql-string.js';
@@ -45,28 +45,30 @@ describe('opening and closing the DuckDB warehouse', () => {
 
   it('a run that writes no session rows leaves its small WAL; one that writes sessions checkpoints it', async () => {
     const path = join(tempDir(), 'w.duckdb');
-    await runThroughTarget(path, 'r1', []);
-    expect(existsSync(`${path}.wal`)).toBe(true);
-    await runThroughTarget(path, 'r2', sessions);
+    await runThroughTarget(path, 'r1', sessions);
     expect(existsSync(`${path}.wal`)).toBe(false);
-    await runThroughTarget(path, 'r3', []);
+    await runThroughTarget(path, 'r2', []);
+    expect(existsSync(`${path}.wal`)).toBe(true);
+    await runThroughTarget(path, 'r3', [withEditedContent(sessions[0]!, 'edited')], 'since-last');
+    expect(existsSync(`${path}.wal`)).toBe(false);
+    await runThroughTarget(path, 'r4', []);
     expect(existsSync(`${path}.wal`)).toBe(true);
     // The kept WAL is replayed at open: every committed run is there.
     const runs = await withReadOnlyWarehouse(path, (c) =>
       runQuery(c, 'SELECT run_id, status FROM etl_runs ORDER BY run_id'),
     );
-    expect(runs.rows).toEqual(['r1', 'r2', 'r3'].map((run_id) => ({ run_id, status: 'committed' })));
+    expect(runs.rows).toEqual(['r1', 'r2', 'r3', 'r4'].map((run_id) => ({ run_id, status: 'committed' })));
   });
 
   it('a run that wrote no session rows checkpoints a WAL past the kept bound without a full collection', async () => {
     const path = join(tempDir(), 'w.duckdb');
     await runThroughTarget(path, 'r1', sessions);
-    // A WAL of ~2 MB, past the bound a no-op keeps: its close must checkpoint it.
+    // A WAL just past the bound a no-op keeps: its close must checkpoint it.
     await execute(path, [
       'PRAGMA disable_checkpoint_on_shutdown',
-      "CREATE TABLE pad AS SELECT repeat('x', 1000) || range AS v FROM range(2000)",
+      `CREATE TABLE pad AS SELECT repeat('x', 1000) || range AS v FROM range(${Math.ceil(KEPT_WAL_MAX_BYTES / 1000) + 4})`,
     ]);
-    expect(statSync(`${path}.wal`).size).toBeGreaterThan(1024 * 1024);
+    expect(statSync(`${path}.wal`).size).toBeGreaterThan(KEPT_WAL_MAX_BYTES);
     const gc = vi.fn();
     vi.stubGlobal('gc', gc);
     try {
@@ -76,6 +78,22 @@ describe('opening and closing the DuckDB warehouse', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+
+  it('successive runs that write no session rows never leave more than the bound and one run record to replay', async () => {
+    const path = join(tempDir(), 'w.duckdb');
+    await runThroughTarget(path, 'r0', sessions);
+    const walSizes: number[] = [];
+    for (let run = 1; run <= 40; run += 1) {
+      await runThroughTarget(path, `r${run}`, []);
+      walSizes.push(existsSync(`${path}.wal`) ? statSync(`${path}.wal`).size : 0);
+    }
+    const oneRecord = walSizes[0]!;
+    expect(oneRecord).toBeGreaterThan(0);
+    expect(Math.max(...walSizes)).toBeLessThanOrEqual(KEPT_WAL_MAX_BYTES + oneRecord);
+    // The bound was crossed and checkpointed: a later run starts a new WAL.
+    expect(walSizes.slice(1).some((size, i) => size < walSizes[i]!)).toBe(true);
+    expect(KEPT_WAL_MAX_BYTES).toBeLessThanOrEqual(64 * 1024);
   });
 
   it('an incremental run that replaces one session checkpoints it too, so the file alone holds it', async () => {
