@@ -19,8 +19,10 @@ export const REREAD_EVERY_SOURCE_SQL = "UPDATE etl_sources SET options_digest = 
 
 /** The `etl_meta` key/value rows, or null when the warehouse has no `etl_meta` table yet. */
 export async function storedMeta(connection: DuckDBConnection): Promise<Map<string, string> | null> {
+  // `duckdb_tables()` filtered to the current catalog: `information_schema` builds rows for every
+  // attached catalog's tables and views first, several times the cost at each open.
   const exists = await connection.runAndReadAll(
-    "SELECT 1 FROM information_schema.tables WHERE table_name = 'etl_meta' AND table_schema = 'main'",
+    "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'etl_meta'",
   );
   if (exists.currentRowCount === 0) return null;
   const rows = await connection.runAndReadAll('SELECT key, value FROM etl_meta');
