@@ -104,7 +104,7 @@ export function targetChecks(cases: readonly CaseResult[]): TargetCheck[] {
     add(target, r === null ? null : `${show(r.wall)} wall (CPU ${show(r.cpu)})`, (r?.wall ?? 0) <= limit);
   const times = (v: number): string => `${v.toFixed(2)}×`;
   addRatio('full load ≤ 2× raw floor', ratios(full, floor), 2, times);
-  addRatio('no-op --since-last ≤ 2 % of full load', ratios(noop, full), 0.02, pct);
+  addRatio('no-op --since-last ≤ 1 % of full load', ratios(noop, full), 0.01, pct);
   // Every run must read nothing, not just the median one (a first no-op run may differ from later ones).
   const addZeroRead = (target: string, id: number): void => {
     const bytes = cases.find((c) => c.id === id)?.samples.map((s) => s.payloadBytes) ?? [];
