@@ -14,6 +14,7 @@ import { lockDown } from './duckdb/query-sandbox.js';
 import { sqlList } from './duckdb/sql-string.js';
 import type { StoredSessionProblem } from './duckdb/stored-session-check.js';
 import { readStoredSessions, storedSessionRanges } from './duckdb/stored-sessions.js';
+import { fitMemoryLimit, largestStoredValueBytes } from './duckdb/value-memory.js';
 import { versionOf, WAREHOUSE_SCHEMA_VERSION } from './duckdb/warehouse-version.js';
 import {
   type AbsentColumns,
@@ -194,20 +195,35 @@ function migratedCopy(path: string): { reader: () => Promise<DuckDBConnection>; 
   };
 }
 
+/**
+ * The input's pool: DuckDB's default (80 % of RAM) kept every block the merge read resident, about
+ * 285 MB of a one-input merge's peak; bounded, it evicts them and spills to a private directory.
+ */
+const INPUT_MEMORY_BYTES = 64_000_000;
+
+export async function boundInputMemory(connection: DuckDBConnection): Promise<void> {
+  await fitMemoryLimit(connection, INPUT_MEMORY_BYTES, await largestStoredValueBytes(connection));
+}
+
 async function openDuckDbInput(path: string): Promise<MergeInput> {
   const warehouse = await openWarehouse(path, 'read');
   const copy = migratedCopy(path);
+  const spill = PrivateTempDir.create();
   const close = (): void => {
     try {
       copy.close();
     } finally {
-      warehouse.close();
+      try {
+        warehouse.close();
+      } finally {
+        spill.dispose();
+      }
     }
   };
   try {
     const schemaVersion = assertMergeable(versionOf(warehouse.meta));
     const absent = absentColumns(await duckDbColumns(warehouse.connection));
-    await lockDown(warehouse.connection, []);
+    await lockDown(warehouse.connection, [], { temp_directory: spill.path }, boundInputMemory);
     return mergeInput({
       reader: schemaVersion < WAREHOUSE_SCHEMA_VERSION ? copy.reader : async () => warehouse.connection,
       close,

@@ -12,15 +12,17 @@ import { writePreIdentityWarehouse } from '../../fixtures/duckdb/pre-identity-wa
 import { writePreIdentityDataset } from '../../fixtures/parquet/pre-identity-dataset.js';
 import { addUnaffectedSession, buildIdentityCorpus } from '../../fixtures/store/identity-corpus.js';
 import { downgradeDuckDb } from '../../fixtures/subagent/schema-v3-warehouse.js';
+import { openWarehouse } from '../../src/load/duckdb/duckdb-warehouse.js';
 import { storedSessionProblems } from '../../src/load/duckdb/stored-session-check.js';
 import { readStoredSessions, storedSessionRanges } from '../../src/load/duckdb/stored-sessions.js';
-import { openMergeInput } from '../../src/load/merge-input.js';
+import { boundInputMemory, openMergeInput } from '../../src/load/merge-input.js';
 import type { TargetLocation } from '../../src/load/open-target.js';
 import { withReadOnlyTarget } from '../../src/load/read-only-target.js';
 import { writeOriginWarehouse } from '../helpers/origin-warehouse.js';
 import { tempDir } from '../helpers/run-cli.js';
-import { sampleSessions } from '../helpers/sample-sessions.js';
+import { sampleSessions, withEditedContent } from '../helpers/sample-sessions.js';
 import { runInProcess } from '../helpers/sync-convergence.js';
+import { runThroughTarget } from '../helpers/target-run.js';
 import { contentFileDigests, merge } from '../helpers/team-merge.js';
 
 /** Every file under `root` (or `root` itself): its relative path, mode and SHA-256. */
@@ -151,4 +153,29 @@ describe('etl merge of inputs an older build wrote', () => {
     const again = await merge(team, [{ kind: 'duckdb', path }]);
     expect(again).toMatchObject({ inputsSkippedUnchanged: 0, sessionsRefused: 3 });
   }, 120_000);
+});
+
+describe("a merge input's read pool", () => {
+  it('is bounded to a base plus room for the largest stored value, not DuckDB default of most of RAM', async () => {
+    const [session] = await sampleSessions();
+    const path = join(tempDir(), 'input.duckdb');
+    await runThroughTarget(path, 'r1', [withEditedContent(session!, 'x'.repeat(4_000_000))]);
+    const warehouse = await openWarehouse(path, 'read');
+    try {
+      await boundInputMemory(warehouse.connection);
+      const reader = await warehouse.connection.runAndReadAll(
+        "SELECT current_setting('memory_limit') AS limit_text",
+      );
+      const text = String(reader.getRowObjects()[0]!.limit_text);
+      const match = /^([\d.]+) (KiB|MiB|GiB)$/.exec(text);
+      expect(match, text).not.toBeNull();
+      const unit = { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 }[match![2] as 'KiB' | 'MiB' | 'GiB'];
+      const bytes = Number(match![1]) * unit;
+      // 64 MB plus three copies of the 4 MB value; far below the default on any machine.
+      expect(bytes).toBeGreaterThan(64_000_000 + 3 * 4_000_000 - 1024 ** 2);
+      expect(bytes).toBeLessThan(100_000_000);
+    } finally {
+      warehouse.close();
+    }
+  });
 });
