@@ -9,7 +9,7 @@ import { IoError, UsageError } from '../shared/errors.js';
 import { canonicalHash } from '../shared/json/canonical-json.js';
 import { parsePolicy, REDACTION_POLICY_KEY, type RedactionPolicy } from '../shared/redaction-policy.js';
 import { PrivateTempDir } from '../shared/temp/private-temp-dir.js';
-import { type OpenedWarehouse, openWarehouse } from './duckdb/duckdb-warehouse.js';
+import { type OpenedWarehouse, openWarehouse, recordedLargestValue } from './duckdb/duckdb-warehouse.js';
 import { lockDown } from './duckdb/query-sandbox.js';
 import { sqlList } from './duckdb/sql-string.js';
 import type { StoredSessionProblem } from './duckdb/stored-session-check.js';
@@ -201,8 +201,16 @@ function migratedCopy(path: string): { reader: () => Promise<DuckDBConnection>; 
  */
 const INPUT_MEMORY_BYTES = 64_000_000;
 
-export async function boundInputMemory(connection: DuckDBConnection): Promise<void> {
-  await fitMemoryLimit(connection, INPUT_MEMORY_BYTES, await largestStoredValueBytes(connection));
+/**
+ * Fits the pool to the largest value the input's writer recorded; only an input without that record
+ * pays for the segment statistics (~0.1-0.5 s on a 350 MB file), so an unchanged merge stays cheap.
+ */
+export async function boundInputMemory(
+  connection: DuckDBConnection,
+  meta: ReadonlyMap<string, string> | null,
+): Promise<void> {
+  const largest = recordedLargestValue(meta) ?? (await largestStoredValueBytes(connection));
+  await fitMemoryLimit(connection, INPUT_MEMORY_BYTES, largest);
 }
 
 async function openDuckDbInput(path: string): Promise<MergeInput> {
@@ -223,7 +231,9 @@ async function openDuckDbInput(path: string): Promise<MergeInput> {
   try {
     const schemaVersion = assertMergeable(versionOf(warehouse.meta));
     const absent = absentColumns(await duckDbColumns(warehouse.connection));
-    await lockDown(warehouse.connection, [], { temp_directory: spill.path }, boundInputMemory);
+    await lockDown(warehouse.connection, [], { temp_directory: spill.path }, (connection) =>
+      boundInputMemory(connection, warehouse.meta),
+    );
     return mergeInput({
       reader: schemaVersion < WAREHOUSE_SCHEMA_VERSION ? copy.reader : async () => warehouse.connection,
       close,

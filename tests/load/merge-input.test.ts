@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePreIdentityWarehouse } from '../../fixtures/duckdb/pre-identity-warehouse.js';
 import { writePreIdentityDataset } from '../../fixtures/parquet/pre-identity-dataset.js';
@@ -155,6 +155,17 @@ describe('etl merge of inputs an older build wrote', () => {
   }, 120_000);
 });
 
+/** The connection's `memory_limit` in bytes, from DuckDB's display form (e.g. `76.2 MiB`). */
+async function poolBytes(connection: DuckDBConnection): Promise<number> {
+  const reader = await connection.runAndReadAll("SELECT current_setting('memory_limit') AS limit_text");
+  const text = String(reader.getRowObjects()[0]!.limit_text);
+  const match = /^([\d.]+) (KiB|MiB|GiB)$/.exec(text);
+  expect(match, text).not.toBeNull();
+  return (
+    Number(match![1]) * { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 }[match![2] as 'KiB' | 'MiB' | 'GiB']
+  );
+}
+
 describe("a merge input's read pool", () => {
   it('is bounded to a base plus room for the largest stored value, not DuckDB default of most of RAM', async () => {
     const [session] = await sampleSessions();
@@ -162,18 +173,28 @@ describe("a merge input's read pool", () => {
     await runThroughTarget(path, 'r1', [withEditedContent(session!, 'x'.repeat(4_000_000))]);
     const warehouse = await openWarehouse(path, 'read');
     try {
-      await boundInputMemory(warehouse.connection);
-      const reader = await warehouse.connection.runAndReadAll(
-        "SELECT current_setting('memory_limit') AS limit_text",
-      );
-      const text = String(reader.getRowObjects()[0]!.limit_text);
-      const match = /^([\d.]+) (KiB|MiB|GiB)$/.exec(text);
-      expect(match, text).not.toBeNull();
-      const unit = { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 }[match![2] as 'KiB' | 'MiB' | 'GiB'];
-      const bytes = Number(match![1]) * unit;
+      // Without the writer's record, the pool is fitted from the segment statistics.
+      await boundInputMemory(warehouse.connection, null);
+      const bytes = await poolBytes(warehouse.connection);
       // 64 MB plus three copies of the 4 MB value; far below the default on any machine.
       expect(bytes).toBeGreaterThan(64_000_000 + 3 * 4_000_000 - 1024 ** 2);
       expect(bytes).toBeLessThan(100_000_000);
+    } finally {
+      warehouse.close();
+    }
+  });
+
+  it("takes the largest value the input's writer recorded, without reading its statistics", async () => {
+    const [session] = await sampleSessions();
+    const path = join(tempDir(), 'input.duckdb');
+    await runThroughTarget(path, 'r1', [session!]);
+    const warehouse = await openWarehouse(path, 'read');
+    try {
+      // A recorded 40 MB value the rows do not hold: only the record can give the pool its room.
+      await boundInputMemory(warehouse.connection, new Map([['largest_value_bytes', '40000000']]));
+      const bytes = await poolBytes(warehouse.connection);
+      expect(bytes).toBeGreaterThan(64_000_000 + 3 * 40_000_000 - 1024 ** 2);
+      expect(bytes).toBeLessThan(200_000_000);
     } finally {
       warehouse.close();
     }

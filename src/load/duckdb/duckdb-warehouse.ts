@@ -207,8 +207,8 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
       chmodSync(path, outputModes().file);
       opened.meta = await ensureSchema(connection);
       // Checkpoints rewrite stored row groups, so the pool fits the largest value already stored too.
-      let recorded = Number(opened.meta?.get(LARGEST_VALUE_KEY));
-      if (!Number.isSafeInteger(recorded) || recorded < 0) {
+      let recorded = recordedLargestValue(opened.meta);
+      if (recorded === null) {
         // Not recorded yet (a new or older warehouse): its statistics, once (seconds on GBs).
         recorded = await largestStoredValueBytes(connection);
         await connection.run('BEGIN TRANSACTION');
@@ -226,6 +226,12 @@ export async function openWarehouse(path: string, mode: 'write' | 'read'): Promi
     throw error;
   }
   return opened;
+}
+
+/** The largest stored value a writer recorded in `etl_meta`, or null when absent or not a byte count. */
+export function recordedLargestValue(meta: ReadonlyMap<string, string> | null): number | null {
+  const recorded = Number(meta?.get(LARGEST_VALUE_KEY));
+  return Number.isSafeInteger(recorded) && recorded >= 0 ? recorded : null;
 }
 
 /** Columns of every table this build writes, `etl_meta` included. */
