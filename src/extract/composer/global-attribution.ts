@@ -5,7 +5,6 @@
  */
 import type Database from 'better-sqlite3';
 import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';
-import { checkLimit } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
 import { hasTable } from '../sqlite/sqlite-snapshot.js';
@@ -53,17 +52,18 @@ export class GlobalAttribution {
     private readonly limits: ReadLimits,
     private readonly budget: HydrationBudget,
   ) {
-    // One lookup: SQLite parses the value once per statement, and projects only from valid JSON.
+    // One lookup: SQLite parses the value once per statement, and projects only from valid JSON
+    // within the value bound (`octet_length` reads no value bytes, so a larger value stays unread).
+    const parsable = `octet_length(value) <= ${limits.sqliteValueBytes} AND json_valid(CAST(value AS TEXT))`;
     const columns = Object.entries(STAMP_FIELDS)
       .map(
         ([name, path]) =>
-          `CASE WHEN json_valid(CAST(value AS TEXT)) THEN json_extract(CAST(value AS TEXT), '${path}') END AS ${name}`,
+          `CASE WHEN ${parsable} THEN json_extract(CAST(value AS TEXT), '${path}') END AS ${name}`,
       )
       .join(', ');
     this.stampStmt = hasTable(db, 'cursorDiskKV')
       ? db.prepare(
-          `SELECT octet_length(value) AS len, CASE WHEN json_valid(CAST(value AS TEXT)) THEN 1 ELSE 0 END AS ok,
-                  ${columns}
+          `SELECT CASE WHEN ${parsable} THEN 1 ELSE 0 END AS ok, ${columns}
              FROM cursorDiskKV WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
         )
       : null;
@@ -89,16 +89,16 @@ export class GlobalAttribution {
     }
   }
 
-  /** The `composerData` stamp of a session, or null when absent, unreadable or not JSON. */
+  /**
+   * The `composerData` stamp of a session, or null when absent, unreadable, not JSON or past the
+   * value bound: the catalog lists the session either way, and its own read reports the bound.
+   */
   documentStamp(composerId: string): WorkspaceStamp | null {
     if (this.stampStmt === null) return null;
     const key = `${COMPOSER_DATA_PREFIX}${composerId}`;
-    const row = this.stampStmt.get(key, key) as
-      | ({ len: number | null; ok: number } & Record<string, unknown>)
-      | undefined;
+    const row = this.stampStmt.get(key, key) as ({ ok: number } & Record<string, unknown>) | undefined;
     if (row?.ok !== 1) return null;
     this.budget.chargeRows(1);
-    checkLimit('sqliteValueBytes', this.limits.sqliteValueBytes, row.len ?? 0);
     return toStamp(row, (raw) => this.normalize(raw));
   }
 

@@ -41,4 +41,19 @@ describe('composerData workspace stamps', () => {
       builder.close();
     }
   });
+
+  it('"A limit failure never silently truncates": a composerData past sqliteValueBytes has no stamp and stops no catalog', () => {
+    const builder = new StateDbBuilder(join(tempDir(), 'state.vscdb'));
+    const stamp = { workspaceIdentifier: { id: 'w1', uri: { fsPath: '/home/dev/one' } } };
+    builder.composerData('small', json({ composerId: 'small', ...stamp }));
+    builder.composerData('large', json({ composerId: 'large', ...stamp, name: 'n'.repeat(5_000) }));
+    const limits = { ...DEFAULT_READ_LIMITS, sqliteValueBytes: 4096 };
+    try {
+      const attribution = new GlobalAttribution(builder.db, limits, new HydrationBudget(limits));
+      expect(attribution.documentStamp('large')).toBeNull();
+      expect(attribution.documentStamp('small')).toEqual({ workspaceId: 'w1', path: '/home/dev/one' });
+    } finally {
+      builder.close();
+    }
+  });
 });

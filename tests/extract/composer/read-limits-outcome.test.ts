@@ -99,3 +99,57 @@ describe('Source Read Limits v1 outcomes for Composer sessions', () => {
     });
   });
 });
+
+describe('a composerData value past the bound', () => {
+  const LARGE_DOC = 'b2000000-0000-4000-8000-000000000001';
+  const PLAIN = 'b2000000-0000-4000-8000-000000000002';
+  let userDir: string;
+  let docWarehouse: string;
+  let args: string[];
+  let full: ReturnType<typeof runCli>;
+
+  beforeAll(() => {
+    const root = tempDir('etl-doc-limit-');
+    userDir = join(root, 'User');
+    const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
+    for (const id of [LARGE_DOC, PLAIN])
+      writeComposer(db, {
+        id,
+        name: id === LARGE_DOC ? 'n'.repeat(6_000) : 'plain',
+        createdAt: 1_700_000_000_000,
+        bubbles: [
+          { id: `${id}-1`, role: 'user', text: 'short' },
+          { id: `${id}-2`, role: 'assistant', text: 'short' },
+        ],
+      });
+    db.close();
+    args = ['run', '--json', '--cursor-user-dir', userDir, '--source-limit', 'sqliteValueBytes=4KiB'];
+    docWarehouse = join(root, 'w.duckdb');
+    full = runCli([...args, '--target', `duckdb:${docWarehouse}`]);
+  });
+
+  it('"A limit failure never silently truncates": only its session fails; the other sessions of the DB are committed', async () => {
+    expect(full.code).toBe(4);
+    expect(JSON.parse(full.stderr).error).toMatchObject({
+      code: 'SOURCE_LIMIT_EXCEEDED',
+      details: { bound: 'sqliteValueBytes', outcome: 'fatal' },
+    });
+    const sessions = await queryRows(docWarehouse, 'select session_id, message_count from sessions');
+    expect(sessions).toEqual([{ session_id: PLAIN, message_count: 2 }]);
+    const errors = await queryRows(
+      docWarehouse,
+      `select session_id from diagnostics where severity = 'error'`,
+    );
+    expect(errors).toEqual([{ session_id: LARGE_DOC }]);
+  });
+
+  it('--since-last then reads a grown session of the same DB', async () => {
+    const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
+    db.bubble(PLAIN, `${PLAIN}-3`, { json: { _v: 3, bubbleId: `${PLAIN}-3`, type: 1, text: 'more' } });
+    db.close();
+    const incremental = runCli([...args, '--since-last', '--target', `duckdb:${docWarehouse}`]);
+    expect(incremental.code).toBe(4);
+    const sessions = await queryRows(docWarehouse, 'select session_id, message_count from sessions');
+    expect(sessions).toEqual([{ session_id: PLAIN, message_count: 3 }]);
+  });
+});
