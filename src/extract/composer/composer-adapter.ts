@@ -154,6 +154,8 @@ export class ComposerAdapter implements SourceAdapter {
     tree: ComposerTree,
     ctx: ReadContext,
   ): Generator<SessionOccurrence> {
+    if (attribution.unreadHeaders !== null)
+      ctx.diagnostics?.add(attribution.unreadHeaders.asDiagnostic({ sourceRef: source.sourceKey }));
     for (const entry of entries) {
       const { workspacePath, memberships, workspaceProblem } = tree.attribute(
         entry.composerId,

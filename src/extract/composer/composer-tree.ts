@@ -3,12 +3,14 @@
  * normalized path (`workspace.json`) and chat index, and which workspaces name each composer ID.
  */
 import { basename, dirname, join } from 'node:path';
+import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { DiscoveredSource, ReadContext } from '../source-adapter.js';
 import { HydrationBudget } from '../sqlite/keyset-pager.js';
 import type { SqliteSnapshot } from '../sqlite/sqlite-snapshot.js';
 import { unlessUnreadable } from '../sqlite/sqlite-snapshot.js';
+import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { WorkspaceStamp } from './global-attribution.js';
-import { reportUnreadableDatabase } from './unreadable-database.js';
+import { reportUnreadableDatabase, reportUnreadIndex } from './unreadable-database.js';
 import { readWorkspaceIndex, type WorkspaceIndex } from './workspace-index.js';
 import { readWorkspaceJson } from './workspace-json.js';
 
@@ -48,10 +50,14 @@ export class ComposerTree {
       // An unopenable workspace DB has no readable index; the global DB still carries its sessions.
       const opened = await snapshot(source.locator).catch(unlessUnreadable);
       if (opened === null) reportUnreadableDatabase(ctx, 'workspace', source.sourceKey);
-      const index: WorkspaceIndex =
-        opened === null
-          ? { entries: [], pointerIds: new Set() }
-          : readWorkspaceIndex(opened.db, ctx.limits, new HydrationBudget(ctx.limits));
+      let index: WorkspaceIndex = { entries: [], pointerIds: new Set() };
+      try {
+        if (opened !== null)
+          index = readWorkspaceIndex(opened.db, ctx.limits, new HydrationBudget(ctx.limits));
+      } catch (error) {
+        if (!(error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid)) throw error;
+        reportUnreadIndex(ctx, source.sourceKey, error);
+      }
       const workspace = readWorkspaceJson(join(dir, 'workspace.json'));
       tree.add({
         source,

@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';
+import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
 import { hasTable } from '../sqlite/sqlite-snapshot.js';
@@ -46,6 +47,8 @@ export class GlobalAttribution {
   private readonly stampStmt: Database.Statement | null;
   /** Normalizing is pure: each session of a workspace stamps the same location. */
   private readonly normalized = new Map<string, string | null>();
+  /** The bound the `composerHeaders` index crossed, or null when it was read (or absent). */
+  unreadHeaders: SourceLimitExceeded | null = null;
 
   constructor(
     db: Database.Database,
@@ -70,22 +73,29 @@ export class GlobalAttribution {
     if (hasTable(db, 'ItemTable')) this.readHeaders(db);
   }
 
+  /** An index past a read bound is not used at all: its sessions keep their other evidence. */
   private readHeaders(db: Database.Database): void {
-    const rowid = jsonItemRow(db, 'ItemTable', 'composer.composerHeaders', this.limits, this.budget);
-    if (rowid === null) return;
-    const fields = { composerId: '$.composerId', ...STAMP_FIELDS };
-    for (const { values } of jsonArrayElements(
-      db,
-      'ItemTable',
-      rowid,
-      '$.allComposers',
-      fields,
-      this.limits,
-      this.budget,
-    )) {
-      const id = values.composerId;
-      const stamp = toStamp(values);
-      if (typeof id === 'string' && stamp !== null && !this.headers.has(id)) this.headers.set(id, stamp);
+    try {
+      const rowid = jsonItemRow(db, 'ItemTable', 'composer.composerHeaders', this.limits, this.budget);
+      if (rowid === null) return;
+      const fields = { composerId: '$.composerId', ...STAMP_FIELDS };
+      for (const { values } of jsonArrayElements(
+        db,
+        'ItemTable',
+        rowid,
+        '$.allComposers',
+        fields,
+        this.limits,
+        this.budget,
+      )) {
+        const id = values.composerId;
+        const stamp = toStamp(values);
+        if (typeof id === 'string' && stamp !== null && !this.headers.has(id)) this.headers.set(id, stamp);
+      }
+    } catch (error) {
+      if (!(error instanceof SourceLimitExceeded)) throw error;
+      this.headers.clear();
+      this.unreadHeaders = error;
     }
   }
 

@@ -8,7 +8,10 @@ import type { ReadLimits } from '../limits/read-limits.js';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
 import { cachedStatement } from '../sqlite/statement-cache.js';
 
-/** What the engine reports of the value stored under one key: rowid, byte length, JSON validity. */
+/**
+ * What the engine reports of the value stored under one key: rowid, byte length, and JSON validity
+ * (null past the value bound, which is checked before the value is read).
+ */
 export interface JsonItemMeta {
   rid: number;
   len: number | null;
@@ -16,12 +19,18 @@ export interface JsonItemMeta {
 }
 
 /** The metadata of the value stored under `key` (nothing is charged: `admitJsonItem` does that). */
-export function jsonItemMeta(db: Database.Database, table: string, key: string): JsonItemMeta | null {
+export function jsonItemMeta(
+  db: Database.Database,
+  table: string,
+  key: string,
+  limits: ReadLimits,
+): JsonItemMeta | null {
   const row = cachedStatement(
     db,
-    `SELECT rowid AS rid, octet_length(value) AS len, json_valid(CAST(value AS TEXT)) AS ok
+    `SELECT rowid AS rid, octet_length(value) AS len,
+            CASE WHEN octet_length(value) <= ? THEN json_valid(CAST(value AS TEXT)) END AS ok
        FROM "${table}" WHERE key = ? AND CAST(key AS BLOB) = CAST(? AS BLOB)`,
-  ).get(key, key) as JsonItemMeta | undefined;
+  ).get(limits.sqliteValueBytes, key, key) as JsonItemMeta | undefined;
   return row ?? null;
 }
 
@@ -45,7 +54,7 @@ export function jsonItemRow(
   limits: ReadLimits,
   budget: HydrationBudget,
 ): number | null {
-  return admitJsonItem(jsonItemMeta(db, table, key), limits, budget);
+  return admitJsonItem(jsonItemMeta(db, table, key, limits), limits, budget);
 }
 
 /**

@@ -4,6 +4,7 @@
  * lazily: a run that hydrates nothing reads none of it.
  */
 import type Database from 'better-sqlite3';
+import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import { HydrationBudget, prefixUpperBound } from '../sqlite/keyset-pager.js';
 import { hasTable } from '../sqlite/sqlite-snapshot.js';
@@ -90,24 +91,33 @@ export class SubagentLinks {
     );
   }
 
+  /**
+   * A header index past a read bound gives no evidence: the catalog of the same snapshot met the
+   * bound first and reported it for the source (GlobalAttribution).
+   */
   private headers(budget: HydrationBudget): Map<string, SubagentEvidence> {
     if (this.headerJson !== undefined) return this.headerJson;
     this.headerJson = new Map();
     if (!hasTable(this.db, 'ItemTable')) return this.headerJson;
-    const rowid = jsonItemRow(this.db, 'ItemTable', 'composer.composerHeaders', this.limits, budget);
-    if (rowid === null) return this.headerJson;
-    for (const { values } of jsonArrayElements(
-      this.db,
-      'ItemTable',
-      rowid,
-      '$.allComposers',
-      INFO_FIELDS,
-      this.limits,
-      budget,
-    )) {
-      const id = evidenceText(values.composerId);
-      const found = composerSubagentInfo('composer-header-json', infoOf(values));
-      if (id !== null && found !== null && !this.headerJson.has(id)) this.headerJson.set(id, found);
+    try {
+      const rowid = jsonItemRow(this.db, 'ItemTable', 'composer.composerHeaders', this.limits, budget);
+      if (rowid === null) return this.headerJson;
+      for (const { values } of jsonArrayElements(
+        this.db,
+        'ItemTable',
+        rowid,
+        '$.allComposers',
+        INFO_FIELDS,
+        this.limits,
+        budget,
+      )) {
+        const id = evidenceText(values.composerId);
+        const found = composerSubagentInfo('composer-header-json', infoOf(values));
+        if (id !== null && found !== null && !this.headerJson.has(id)) this.headerJson.set(id, found);
+      }
+    } catch (error) {
+      if (!(error instanceof SourceLimitExceeded)) throw error;
+      this.headerJson.clear();
     }
     return this.headerJson;
   }

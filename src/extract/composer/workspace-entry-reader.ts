@@ -57,7 +57,10 @@ export class WorkspaceItems {
   private itemTable: boolean | undefined;
   private readonly metas = new Map<string, JsonItemMeta | null>();
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly limits: ReadLimits,
+  ) {}
 
   hasItemTable(): boolean {
     this.itemTable ??= hasTable(this.db, 'ItemTable');
@@ -67,7 +70,7 @@ export class WorkspaceItems {
   meta(key: string): JsonItemMeta | null {
     let meta = this.metas.get(key);
     if (meta === undefined) {
-      meta = jsonItemMeta(this.db, 'ItemTable', key);
+      meta = jsonItemMeta(this.db, 'ItemTable', key, this.limits);
       this.metas.set(key, meta);
     }
     return meta;
@@ -80,7 +83,7 @@ export function readWorkspaceEntry(
   limits: ReadLimits,
   counters: ReadCounters,
   scope: { sessionId: string; sourceRef: string },
-  items: WorkspaceItems = new WorkspaceItems(db),
+  items: WorkspaceItems = new WorkspaceItems(db, limits),
 ): { data: ComposerWorkspaceData; diagnostics: Diagnostic[] } {
   const data: ComposerWorkspaceData = { entryKind: ref.kind, entry: null, generations: [], truncated: false };
   const diagnostics: Diagnostic[] = [];

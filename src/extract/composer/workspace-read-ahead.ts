@@ -71,7 +71,7 @@ export class WorkspaceReadAhead {
     const { locator, entry } = occurrence.handle as WorkspaceHandle;
     const queue = this.planned.get(locator);
     queue?.delete(occurrence.occurrenceRef);
-    const items = new WorkspaceItems(db);
+    const items = new WorkspaceItems(db, ctx.limits);
     const read = readWorkspaceEntry(db, entry, ctx.limits, ctx.counters, scopeOf(occurrence), items);
     if (queue !== undefined) this.readAhead(db, locator, queue, ctx, items);
     return read;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeComposer } from '../../../fixtures/composer/composer-session.js';
-import { StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
+import { json, StateDbBuilder } from '../../../fixtures/composer/state-db-builder.js';
 import { headIndex, writeWorkspace } from '../../../fixtures/composer/workspace-db-builder.js';
 import { queryRows } from '../../helpers/query-warehouse.js';
 import { runCli, tempDir } from '../../helpers/run-cli.js';
@@ -151,5 +151,67 @@ describe('a composerData value past the bound', () => {
     expect(incremental.code).toBe(4);
     const sessions = await queryRows(docWarehouse, 'select session_id, message_count from sessions');
     expect(sessions).toEqual([{ session_id: PLAIN, message_count: 3 }]);
+  });
+});
+
+describe('an index past the bound, with the sessions still in the global DB', () => {
+  const IDS = ['b3000000-0000-4000-8000-000000000001', 'b3000000-0000-4000-8000-000000000002'];
+  const LONG_NAME = 'n'.repeat(3_000);
+
+  /** Two small sessions, `addIndex` writing the oversized index; the full run's result and warehouse. */
+  function runWith(addIndex: (userDir: string, db: StateDbBuilder) => void) {
+    const root = tempDir('etl-index-limit-');
+    const userDir = join(root, 'User');
+    const db = new StateDbBuilder(join(userDir, 'globalStorage', 'state.vscdb'));
+    for (const id of IDS)
+      writeComposer(db, {
+        id,
+        name: 'plain',
+        createdAt: 1_700_000_000_000,
+        bubbles: [{ id: `${id}-1`, role: 'user', text: 'short' }],
+      });
+    addIndex(userDir, db);
+    db.close();
+    const target = join(root, 'w.duckdb');
+    const args = ['run', '--json', '--cursor-user-dir', userDir, '--target', `duckdb:${target}`];
+    return { result: runCli([...args, '--source-limit', 'sqliteValueBytes=4KiB']), target };
+  }
+
+  async function expectPartialSuccess({ result, target }: ReturnType<typeof runWith>): Promise<void> {
+    expect(result.code).toBe(0);
+    const limited = JSON.parse(result.stdout).diagnostics.filter(
+      (d: { code: string }) => d.code === 'SOURCE_LIMIT_EXCEEDED',
+    );
+    expect(limited).toHaveLength(1);
+    expect(limited[0]).toMatchObject({
+      severity: 'warning',
+      sourceRef: expect.stringMatching(/^src:/),
+      details: { bound: 'sqliteValueBytes', limit: 4096, outcome: 'partial' },
+    });
+    const sessions = await queryRows(target, 'select session_id, fidelity from sessions order by 1');
+    expect(sessions).toEqual(IDS.map((session_id) => ({ session_id, fidelity: 'complete' })));
+  }
+
+  it('"an actionable partial result only when another documented safe contributor remains": the global composerHeaders index', async () => {
+    await expectPartialSuccess(
+      runWith((_userDir, db) =>
+        db.item(
+          'composer.composerHeaders',
+          json({ allComposers: IDS.map((composerId) => ({ composerId, name: LONG_NAME })) }),
+        ),
+      ),
+    );
+  });
+
+  it('"an actionable partial result only when another documented safe contributor remains": a workspace composer index', async () => {
+    await expectPartialSuccess(
+      runWith((userDir) =>
+        writeWorkspace(userDir, {
+          storageId: 'ws-index-limit',
+          workspaceJson: { folder: 'file:///work/index-limit' },
+          composerIndex: headIndex(IDS.map((id) => ({ id, name: LONG_NAME, createdAt: 1_700_000_000_000 }))),
+        }),
+      ),
+    );
   });
 });
