@@ -93,9 +93,9 @@ export interface ReadContext {
   checkpoints?: CheckpointRegistry;
   /**
    * Sources a catalog could not read, by source key: no absence is concluded from such a run, and a
-   * `failsRun` one fails it once the other sessions are committed.
+   * `failsRun` one fails it once the other sessions are committed, with `failure` when it has one.
    */
-  unreadSources?: Map<string, { failsRun: boolean }>;
+  unreadSources?: Map<string, { failsRun: boolean; failure?: Diagnostic }>;
 }
 
 export interface SourceRoots {

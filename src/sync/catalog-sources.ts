@@ -10,6 +10,8 @@ import type {
   SourceAdapter,
   SourceRoots,
 } from '../extract/source-adapter.js';
+import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
+import { IoError } from '../shared/errors.js';
 
 export interface FoundSource {
   adapter: SourceAdapter;
@@ -22,6 +24,30 @@ export interface CatalogEntry {
 }
 
 const CONCURRENT_SOURCE_READS = 2;
+
+/** Errors a source's own bytes raise while it is catalogued: a read bound, an encoding, a damaged file. */
+const SOURCE_READ_ERRORS: ReadonlySet<string> = new Set([
+  'SOURCE_LIMIT_EXCEEDED',
+  'SOURCE_ENCODING_INVALID',
+  'SOURCE_UNREADABLE',
+]);
+
+/**
+ * A source whose catalog failed on its own bytes is unread: its archived sessions are kept, the
+ * other sources are read and committed, and the run then ends with its error (exit 4).
+ */
+function leaveUnread(ctx: ReadContext, sourceKey: string, error: unknown): boolean {
+  if (!(error instanceof IoError) || !SOURCE_READ_ERRORS.has(error.code)) return false;
+  const failure = diagnostic(
+    error.code,
+    'A source could not be catalogued; its archived sessions were kept as they are',
+    error.details as never,
+    { severity: 'error', sourceRef: sourceKey },
+  ) as Diagnostic;
+  ctx.diagnostics?.add(failure);
+  ctx.unreadSources?.set(sourceKey, { failsRun: true, failure });
+  return true;
+}
 
 export async function discoverSources(
   adapters: readonly SourceAdapter[],
@@ -47,11 +73,15 @@ export async function catalogSources(
   await queue.addAll(
     sources.map(({ adapter, source }) => async () => {
       const entries: CatalogEntry[] = [];
-      for await (const occurrence of adapter.catalog(source, ctx)) {
-        if (ctx.signal.aborted) break;
-        if (keep(occurrence)) entries.push({ adapter, occurrence });
+      try {
+        for await (const occurrence of adapter.catalog(source, ctx)) {
+          if (ctx.signal.aborted) break;
+          if (keep(occurrence)) entries.push({ adapter, occurrence });
+        }
+        bySource.set(source.sourceKey, entries);
+      } catch (error) {
+        if (!leaveUnread(ctx, source.sourceKey, error)) throw error;
       }
-      bySource.set(source.sourceKey, entries);
       onSourceDone();
     }),
   );

@@ -50,7 +50,7 @@ export async function runPipeline(
     for (const adapter of run.adapters) adapter.planFinal?.();
     // An unread global Composer DB keeps its archived sessions and fails the run once the rest is committed.
     for (const [sourceKey, unread] of run.ctx.unreadSources ?? [])
-      if (unread.failsRun) run.unavailable ??= SessionUnavailable.ofSource(sourceKey);
+      if (unread.failsRun) run.unavailable ??= SessionUnavailable.ofSource(sourceKey, unread.failure);
     const batches = new SessionBatches(run, plan);
     const runScope = await hydrateSessions(run, plan, batches);
     for (const adapter of run.adapters) adapter.endReads?.();

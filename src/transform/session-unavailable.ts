@@ -23,15 +23,19 @@ export class SessionUnavailable extends IoError {
     super(diagnostic.code, diagnostic.message, diagnostic.details);
   }
 
-  /** An unread source that carries sessions no other source can stand in for (the global Composer DB). */
-  static ofSource(sourceRef: string): SessionUnavailable {
+  /**
+   * An unread source that carries sessions no other source can stand in for: its own `failure`, else
+   * the global Composer DB's.
+   */
+  static ofSource(sourceRef: string, failure?: Diagnostic): SessionUnavailable {
     return new SessionUnavailable(
-      diagnostic(
-        'SOURCE_UNREADABLE',
-        'A source database could not be read; its archived sessions were kept as they are',
-        { sourceKind: 'composer', database: 'global', outcome: 'fatal' },
-        { severity: 'error', sourceRef },
-      ),
+      failure ??
+        diagnostic(
+          'SOURCE_UNREADABLE',
+          'A source database could not be read; its archived sessions were kept as they are',
+          { sourceKind: 'composer', database: 'global', outcome: 'fatal' },
+          { severity: 'error', sourceRef },
+        ),
     );
   }
 
