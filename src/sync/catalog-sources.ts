@@ -11,7 +11,7 @@ import type {
   SourceRoots,
 } from '../extract/source-adapter.js';
 import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
-import { IoError } from '../shared/errors.js';
+import { isSourceReadError } from '../transform/session-unavailable.js';
 
 export interface FoundSource {
   adapter: SourceAdapter;
@@ -25,23 +25,16 @@ export interface CatalogEntry {
 
 const CONCURRENT_SOURCE_READS = 2;
 
-/** Errors a source's own bytes raise while it is catalogued: a read bound, an encoding, a damaged file. */
-const SOURCE_READ_ERRORS: ReadonlySet<string> = new Set([
-  'SOURCE_LIMIT_EXCEEDED',
-  'SOURCE_ENCODING_INVALID',
-  'SOURCE_UNREADABLE',
-]);
-
 /**
  * A source whose catalog failed on its own bytes is unread: its archived sessions are kept, the
  * other sources are read and committed, and the run then ends with its error (exit 4).
  */
 function leaveUnread(ctx: ReadContext, sourceKey: string, error: unknown): boolean {
-  if (!(error instanceof IoError) || !SOURCE_READ_ERRORS.has(error.code)) return false;
+  if (!isSourceReadError(error)) return false;
   const failure = diagnostic(
     error.code,
     'A source could not be catalogued; its archived sessions were kept as they are',
-    error.details as never,
+    { ...error.details, outcome: 'fatal' } as never,
     { severity: 'error', sourceRef: sourceKey },
   ) as Diagnostic;
   ctx.diagnostics?.add(failure);

@@ -12,6 +12,7 @@ import {
   type ResolveOutcome,
   type SessionResolver,
 } from '../transform/resolve/session-resolver.js';
+import { isSourceReadError, SessionUnavailable } from '../transform/session-unavailable.js';
 import {
   capturesOutsideScope,
   planScope,
@@ -47,6 +48,27 @@ async function take(run: RunState, inFlight: InFlight[], batches: SessionBatches
   run.progress.sessionsDone++;
   run.emit();
   await batches.add(session, members);
+}
+
+/**
+ * The session's contributions, or the session unavailable when one contributor's read failed on its
+ * source's bytes (a corrupt page): it is not loaded, its archive stays, and the run goes on.
+ */
+async function hydrateGroup(
+  sessionId: string,
+  members: readonly CatalogEntry[],
+  ctx: RunState['ctx'],
+): Promise<Contribution[] | { unavailable: SessionUnavailable }> {
+  const contributions: Contribution[] = [];
+  for (const { adapter, occurrence } of members) {
+    try {
+      contributions.push(await adapter.hydrate(occurrence, ctx));
+    } catch (error) {
+      if (!isSourceReadError(error)) throw error;
+      return { unavailable: SessionUnavailable.ofError(sessionId, occurrence.occurrenceRef, error) };
+    }
+  }
+  return contributions;
 }
 
 /** Tells each adapter which of its occurrences the run hydrates, in the order it will. */
@@ -108,10 +130,8 @@ export async function hydrateSessions(run: RunState, plan: Plan, batches: Sessio
       }
       const scoped = planScope(group.members, runScope, options.includeCrossWorkspaceSources);
       if (scoped === null) continue;
-      const contributions: Contribution[] = [];
-      for (const { adapter, occurrence } of scoped.hydrate)
-        contributions.push(await adapter.hydrate(occurrence, ctx));
-      const outcome = resolver!.resolve(contributions, scoped);
+      const read = await hydrateGroup(group.sessionId, scoped.hydrate, ctx);
+      const outcome = Array.isArray(read) ? resolver!.resolve(read, scoped) : Promise.resolve(read);
       // Its error surfaces when it is taken, never as an unhandled rejection before.
       outcome.catch(() => undefined);
       inFlight.push({ members: group.members, bytesRead: ctx.counters.payloadBytes, outcome });

@@ -12,6 +12,13 @@ const READ_FAILURE_CODES: ReadonlySet<string> = new Set<ReadFailureCode>([
   'SOURCE_ENCODING_INVALID',
 ]);
 
+/** Errors a source's own bytes raise (a read bound, an encoding, a damaged file), never a bug of ours. */
+const SOURCE_READ_ERRORS: ReadonlySet<string> = new Set([...READ_FAILURE_CODES, 'SOURCE_UNREADABLE']);
+
+export function isSourceReadError(error: unknown): error is IoError {
+  return error instanceof IoError && SOURCE_READ_ERRORS.has(error.code);
+}
+
 /** A read limit breach or an invalid encoding: the failures that make a contributor unsafe. */
 export function isReadFailure(d: Diagnostic): d is Diagnostic<ReadFailureCode> {
   return READ_FAILURE_CODES.has(d.code);
@@ -36,6 +43,18 @@ export class SessionUnavailable extends IoError {
           { sourceKind: 'composer', database: 'global', outcome: 'fatal' },
           { severity: 'error', sourceRef },
         ),
+    );
+  }
+
+  /** A contributor of `sessionId` whose read threw `error` (`isSourceReadError`). */
+  static ofError(sessionId: string, sourceRef: string, error: IoError): SessionUnavailable {
+    return new SessionUnavailable(
+      diagnostic(
+        error.code,
+        'A session could not be read safely and was not loaded',
+        { ...error.details, outcome: 'fatal' } as never,
+        { severity: 'error', sessionId, sourceRef },
+      ) as Diagnostic,
     );
   }
 

@@ -4,6 +4,7 @@
  * rowids, so a SHA-256 over its values is computed when asked for, or by a full hydration.
  */
 import { createHash, type Hash } from 'node:crypto';
+import { isSqliteError } from '../sqlite/sqlite-snapshot.js';
 
 export interface SessionStats {
   rows: number;
@@ -60,6 +61,9 @@ export interface SessionEvidenceQuery {
   content(composerId: string, fingerprint: string): string;
 }
 
+/** Not a digest: no fingerprint `fingerprintOf` gives (or the ledger stores) equals it. */
+export const UNREADABLE_FINGERPRINT = 'unreadable';
+
 /** Holds only its session's ID beside the shared queries: a closure per session cost ~200 B each. */
 export class LazyFingerprint {
   private value: string | null = null;
@@ -75,14 +79,32 @@ export class LazyFingerprint {
     this.contentValue ??= content;
   }
 
+  /**
+   * Evidence SQLite cannot read (a corrupt page) is `UNREADABLE_FINGERPRINT`, never kept: it matches
+   * no stored one, so the session is read again and its own read reports the damage.
+   */
   get(): string {
-    this.value ??= fingerprintOf(this.query.stats(this.composerId));
-    return this.value;
+    if (this.value !== null) return this.value;
+    try {
+      this.value = fingerprintOf(this.query.stats(this.composerId));
+      return this.value;
+    } catch (error) {
+      if (!isSqliteError(error)) throw error;
+      return UNREADABLE_FINGERPRINT;
+    }
   }
 
-  /** The content part: computed when `compute` asks for it, else only if a hydration supplied it. */
+  /**
+   * The content part: computed when `compute` asks for it, else only if a hydration supplied it;
+   * null (unknown) when SQLite cannot read the values.
+   */
   content(compute: boolean): string | null {
-    if (compute) this.contentValue ??= this.query.content(this.composerId, this.get());
+    if (!compute || this.contentValue !== null) return this.contentValue;
+    try {
+      this.contentValue = this.query.content(this.composerId, this.get());
+    } catch (error) {
+      if (!isSqliteError(error)) throw error;
+    }
     return this.contentValue;
   }
 }

@@ -270,9 +270,11 @@ function readTransaction(
     close: () => {
       rawCandidates.delete(source);
       try {
-        if (source.inTransaction) source.exec('COMMIT');
-        source.close();
+        // Ending a read can only report what a read already met (a corrupt page): closing ends it too.
+        if (source.inTransaction) source.exec('ROLLBACK');
+      } catch {
       } finally {
+        source.close();
         closeHeld();
       }
     },
@@ -298,9 +300,14 @@ function copySnapshot(copyPath: string, method: SnapshotMethod): SqliteSnapshot 
   };
 }
 
+/** Whether SQLite itself refused a read (a corrupt page, a wrong schema). */
+export function isSqliteError(error: unknown): boolean {
+  return error instanceof Database.SqliteError;
+}
+
 /** A SQLite failure while reading (corrupt page, wrong schema) as the typed fatal source error. */
 export function asSourceError(error: unknown, sourceKind: string): unknown {
-  return error instanceof Database.SqliteError ? unreadable(sourceKind, errorReason(error)) : error;
+  return isSqliteError(error) ? unreadable(sourceKind, errorReason(error)) : error;
 }
 
 export function hasTable(db: BetterSqlite3.Database, table: string): boolean {

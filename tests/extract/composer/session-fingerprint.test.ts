@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeComposer } from '../../../fixtures/composer/composer-session.js';
 import {
@@ -11,6 +12,11 @@ import {
 import { ComposerAdapter } from '../../../src/extract/composer/composer-adapter.js';
 import type { ComposerGlobalBytesContribution } from '../../../src/extract/composer/composer-contribution.js';
 import { SESSION_STATS_SQL } from '../../../src/extract/composer/global-catalog.js';
+import {
+  fingerprintOf,
+  LazyFingerprint,
+  UNREADABLE_FINGERPRINT,
+} from '../../../src/extract/composer/session-fingerprint.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/extract/limits/read-limits.js';
 import { createReadContext } from '../../../src/extract/read-context.js';
 import type { SessionOccurrence } from '../../../src/extract/source-adapter.js';
@@ -250,5 +256,39 @@ describe('global session fingerprints', () => {
     expect(plan.map((step) => step.detail)).toEqual([
       expect.stringMatching(/^SEARCH cursorDiskKV USING COVERING INDEX sqlite_autoindex_cursorDiskKV_1 /),
     ]);
+  });
+
+  it('evidence SQLite cannot read is unknown, never a guess, and never kept: the session is read again', () => {
+    const damaged = (): never => {
+      throw new Database.SqliteError('database disk image is malformed', 'SQLITE_CORRUPT');
+    };
+    const stats = {
+      rows: 1,
+      maxRowid: 1,
+      rowidSum: 1,
+      docRowid: 2,
+      docBytes: 10,
+      diffRows: 0,
+      diffRowidSum: 0,
+    };
+    let readable = false;
+    const fingerprint = new LazyFingerprint(
+      { stats: () => (readable ? stats : damaged()), content: () => damaged() },
+      PLAIN,
+    );
+    expect(fingerprint.get()).toBe(UNREADABLE_FINGERPRINT);
+    expect(fingerprint.content(true)).toBeNull();
+    readable = true;
+    expect(fingerprint.get()).toBe(fingerprintOf(stats));
+    const failing = new LazyFingerprint(
+      {
+        stats: () => {
+          throw new Error('a bug of ours');
+        },
+        content: () => 'x',
+      },
+      PLAIN,
+    );
+    expect(() => failing.get()).toThrow('a bug of ours');
   });
 });
