@@ -1,27 +1,14 @@
-import { openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeComposer } from '../../fixtures/composer/composer-session.js';
 import { StateDbBuilder } from '../../fixtures/composer/state-db-builder.js';
+import { breakOverflowChain } from '../../fixtures/hostile/broken-overflow-chain.js';
 import { queryRows } from '../helpers/query-warehouse.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 const IDS = ['c4000000-0000-4000-8000-000000000001', 'c4000000-0000-4000-8000-000000000002'];
 const DAMAGED = IDS[0]!;
 const MARKER = 'overflow-marker-';
-
-/**
- * Points the second overflow page of DAMAGED's long bubble past the end of the file: SQLite then
- * refuses that value (SQLITE_CORRUPT), while every other page stays intact.
- */
-function breakOverflowChain(path: string): void {
-  const bytes = readFileSync(path);
-  const pageSize = bytes.readUInt16BE(16);
-  const first = bytes.indexOf(MARKER);
-  const overflowPage = Math.floor((first + 2 * pageSize) / pageSize);
-  const fd = openSync(path, 'r+');
-  writeSync(fd, Buffer.from([0x7f, 0xff, 0xff, 0xff]), 0, 4, overflowPage * pageSize);
-}
 
 describe('a session whose read meets a corrupt page', () => {
   it('"otherwise it is fatal for that source/session": it is not loaded, its archive stays, the others load, exit 4', async () => {
@@ -45,7 +32,7 @@ describe('a session whose read meets a corrupt page', () => {
       runCli(['run', '--json', '--cursor-user-dir', userDir, '--target', `duckdb:${target}`, ...extra]);
     expect(run(warehouse).code).toBe(0);
     const archived = await queryRows(warehouse, 'select session_id, message_count from sessions order by 1');
-    breakOverflowChain(dbPath);
+    breakOverflowChain(dbPath, MARKER);
 
     for (const extra of [[], ['--since-last']]) {
       const damaged = run(warehouse, ...extra);

@@ -7,7 +7,7 @@ import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { DiscoveredSource, ReadContext } from '../source-adapter.js';
 import { HydrationBudget } from '../sqlite/keyset-pager.js';
 import type { SqliteSnapshot } from '../sqlite/sqlite-snapshot.js';
-import { unlessUnreadable } from '../sqlite/sqlite-snapshot.js';
+import { isSqliteError, unlessUnreadable } from '../sqlite/sqlite-snapshot.js';
 import { SourceEncodingInvalid } from '../text/strict-utf8.js';
 import type { WorkspaceStamp } from './global-attribution.js';
 import { reportUnreadableDatabase, reportUnreadIndex } from './unreadable-database.js';
@@ -55,8 +55,11 @@ export class ComposerTree {
         if (opened !== null)
           index = readWorkspaceIndex(opened.db, ctx.limits, new HydrationBudget(ctx.limits));
       } catch (error) {
-        if (!(error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid)) throw error;
-        reportUnreadIndex(ctx, source.sourceKey, error);
+        // A page SQLite refuses (corrupt) leaves the DB as unreadable as one that does not open.
+        if (isSqliteError(error)) reportUnreadableDatabase(ctx, 'workspace', source.sourceKey);
+        else if (error instanceof SourceLimitExceeded || error instanceof SourceEncodingInvalid)
+          reportUnreadIndex(ctx, source.sourceKey, error);
+        else throw error;
       }
       const workspace = readWorkspaceJson(join(dir, 'workspace.json'));
       tree.add({
