@@ -54,7 +54,7 @@ describe('etl run resolves sessions on worker threads with the outcome of the ma
   it.each([
     ['default options', [], 0, 0],
     ['--redact', ['--redact'], 0, 1],
-    ['a source limit that leaves a session unavailable', ['--source-limit', 'sqliteValueBytes=500'], 4, 0],
+    ['a source limit that leaves a session unavailable', ['--source-limit', 'sqliteValueBytes=400'], 4, 0],
   ] as const)(
     '%s: same exit, error, counts, rows, diagnostics (in order) and ledger',
     (_name, extra, code, diagnostics) => {
