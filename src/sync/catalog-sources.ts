@@ -10,8 +10,7 @@ import type {
   SourceAdapter,
   SourceRoots,
 } from '../extract/source-adapter.js';
-import { type Diagnostic, diagnostic } from '../shared/diagnostic.js';
-import { isSourceReadError } from '../transform/session-unavailable.js';
+import { isSourceReadError, SessionUnavailable } from '../transform/session-unavailable.js';
 
 export interface FoundSource {
   adapter: SourceAdapter;
@@ -31,12 +30,7 @@ const CONCURRENT_SOURCE_READS = 2;
  */
 function leaveUnread(ctx: ReadContext, sourceKey: string, error: unknown): boolean {
   if (!isSourceReadError(error)) return false;
-  const failure = diagnostic(
-    error.code,
-    'A source could not be catalogued; its archived sessions were kept as they are',
-    { ...error.details, outcome: 'fatal' } as never,
-    { severity: 'error', sourceRef: sourceKey },
-  ) as Diagnostic;
+  const failure = SessionUnavailable.ofError(error, { sourceRef: sourceKey }).diagnostic;
   ctx.diagnostics?.add(failure);
   ctx.unreadSources?.set(sourceKey, { failsRun: true, failure });
   return true;

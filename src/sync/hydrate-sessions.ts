@@ -65,7 +65,9 @@ async function hydrateGroup(
       contributions.push(await adapter.hydrate(occurrence, ctx));
     } catch (error) {
       if (!isSourceReadError(error)) throw error;
-      return { unavailable: SessionUnavailable.ofError(sessionId, occurrence.occurrenceRef, error) };
+      return {
+        unavailable: SessionUnavailable.ofError(error, { sessionId, sourceRef: occurrence.occurrenceRef }),
+      };
     }
   }
   return contributions;

@@ -46,15 +46,20 @@ export class SessionUnavailable extends IoError {
     );
   }
 
-  /** A contributor of `sessionId` whose read threw `error` (`isSourceReadError`). */
-  static ofError(sessionId: string, sourceRef: string, error: IoError): SessionUnavailable {
+  /**
+   * A read that threw `error` (`isSourceReadError`): one contributor of a session (`sessionId`), or a
+   * whole source's catalog (none).
+   */
+  static ofError(error: IoError, scope: { sessionId?: string; sourceRef: string }): SessionUnavailable {
+    const message =
+      scope.sessionId === undefined
+        ? 'A source could not be catalogued; its archived sessions were kept as they are'
+        : 'A session could not be read safely and was not loaded';
     return new SessionUnavailable(
-      diagnostic(
-        error.code,
-        'A session could not be read safely and was not loaded',
-        { ...error.details, outcome: 'fatal' } as never,
-        { severity: 'error', sessionId, sourceRef },
-      ) as Diagnostic,
+      diagnostic(error.code, message, { ...error.details, outcome: 'fatal' } as never, {
+        severity: 'error',
+        ...scope,
+      }) as Diagnostic,
     );
   }
 

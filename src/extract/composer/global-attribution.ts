@@ -5,12 +5,12 @@
  */
 import type Database from 'better-sqlite3';
 import { normalizeWorkspacePath } from '../../shared/normalize-workspace-path.js';
-import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
+import type { SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
 import { hasTable } from '../sqlite/sqlite-snapshot.js';
 import { COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
-import { jsonArrayElements, jsonItemRow } from './item-json.js';
+import { COMPOSER_HEADERS_KEY, jsonIndexElements } from './item-json.js';
 
 /** A stamp names a workspace by its storage directory ID, by a path, or both. */
 export interface WorkspaceStamp {
@@ -75,27 +75,21 @@ export class GlobalAttribution {
 
   /** An index past a read bound is not used at all: its sessions keep their other evidence. */
   private readHeaders(db: Database.Database): void {
-    try {
-      const rowid = jsonItemRow(db, 'ItemTable', 'composer.composerHeaders', this.limits, this.budget);
-      if (rowid === null) return;
-      const fields = { composerId: '$.composerId', ...STAMP_FIELDS };
-      for (const { values } of jsonArrayElements(
-        db,
-        'ItemTable',
-        rowid,
-        '$.allComposers',
-        fields,
-        this.limits,
-        this.budget,
-      )) {
-        const id = values.composerId;
-        const stamp = toStamp(values);
-        if (typeof id === 'string' && stamp !== null && !this.headers.has(id)) this.headers.set(id, stamp);
-      }
-    } catch (error) {
-      if (!(error instanceof SourceLimitExceeded)) throw error;
-      this.headers.clear();
-      this.unreadHeaders = error;
+    const fields = { composerId: '$.composerId', ...STAMP_FIELDS };
+    const { elements, overBound } = jsonIndexElements(
+      db,
+      'ItemTable',
+      COMPOSER_HEADERS_KEY,
+      '$.allComposers',
+      fields,
+      this.limits,
+      this.budget,
+    );
+    this.unreadHeaders = overBound;
+    for (const { values } of elements) {
+      const id = values.composerId;
+      const stamp = toStamp(values);
+      if (typeof id === 'string' && stamp !== null && !this.headers.has(id)) this.headers.set(id, stamp);
     }
   }
 

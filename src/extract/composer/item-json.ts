@@ -3,10 +3,13 @@
  * catalog can project IDs out of a workspace index without materializing conversation payloads.
  */
 import type Database from 'better-sqlite3';
-import { checkLimit } from '../limits/limit-exceeded.js';
+import { checkLimit, SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import type { HydrationBudget } from '../sqlite/keyset-pager.js';
 import { cachedStatement } from '../sqlite/statement-cache.js';
+
+/** The global ItemTable key of Cursor's composer header index (`allComposers`, one entry per session). */
+export const COMPOSER_HEADERS_KEY = 'composer.composerHeaders';
 
 /**
  * What the engine reports of the value stored under one key: rowid, byte length, and JSON validity
@@ -104,6 +107,33 @@ export function* jsonArrayElements(
     }
     after = Number(rows[rows.length - 1]!.idx);
     if (rows.length < limits.sqlitePageRows) return;
+  }
+}
+
+/** The elements of an index read whole, or none with the bound it crossed: never half an index. */
+export interface IndexElements {
+  elements: { index: number; values: Record<string, unknown> }[];
+  overBound: SourceLimitExceeded | null;
+}
+
+/** `jsonArrayElements` of the array at `arrayPath` in the JSON value under `key`, all or nothing. */
+export function jsonIndexElements(
+  db: Database.Database,
+  table: string,
+  key: string,
+  arrayPath: string,
+  fields: Record<string, string>,
+  limits: ReadLimits,
+  budget: HydrationBudget,
+): IndexElements {
+  try {
+    const rowid = jsonItemRow(db, table, key, limits, budget);
+    const elements =
+      rowid === null ? [] : [...jsonArrayElements(db, table, rowid, arrayPath, fields, limits, budget)];
+    return { elements, overBound: null };
+  } catch (error) {
+    if (!(error instanceof SourceLimitExceeded)) throw error;
+    return { elements: [], overBound: error };
   }
 }
 

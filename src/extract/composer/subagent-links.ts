@@ -4,7 +4,6 @@
  * lazily: a run that hydrates nothing reads none of it.
  */
 import type Database from 'better-sqlite3';
-import { SourceLimitExceeded } from '../limits/limit-exceeded.js';
 import type { ReadLimits } from '../limits/read-limits.js';
 import { HydrationBudget, prefixUpperBound } from '../sqlite/keyset-pager.js';
 import { hasTable } from '../sqlite/sqlite-snapshot.js';
@@ -16,7 +15,7 @@ import {
   type SubagentEvidence,
 } from '../subagent/subagent-evidence.js';
 import { COMPOSER_DATA_PREFIX } from './bubble-key-owners.js';
-import { jsonArrayElements, jsonItemRow } from './item-json.js';
+import { COMPOSER_HEADERS_KEY, jsonIndexElements } from './item-json.js';
 
 const INFO_FIELDS = {
   composerId: '$.composerId',
@@ -99,25 +98,19 @@ export class SubagentLinks {
     if (this.headerJson !== undefined) return this.headerJson;
     this.headerJson = new Map();
     if (!hasTable(this.db, 'ItemTable')) return this.headerJson;
-    try {
-      const rowid = jsonItemRow(this.db, 'ItemTable', 'composer.composerHeaders', this.limits, budget);
-      if (rowid === null) return this.headerJson;
-      for (const { values } of jsonArrayElements(
-        this.db,
-        'ItemTable',
-        rowid,
-        '$.allComposers',
-        INFO_FIELDS,
-        this.limits,
-        budget,
-      )) {
-        const id = evidenceText(values.composerId);
-        const found = composerSubagentInfo('composer-header-json', infoOf(values));
-        if (id !== null && found !== null && !this.headerJson.has(id)) this.headerJson.set(id, found);
-      }
-    } catch (error) {
-      if (!(error instanceof SourceLimitExceeded)) throw error;
-      this.headerJson.clear();
+    const { elements } = jsonIndexElements(
+      this.db,
+      'ItemTable',
+      COMPOSER_HEADERS_KEY,
+      '$.allComposers',
+      INFO_FIELDS,
+      this.limits,
+      budget,
+    );
+    for (const { values } of elements) {
+      const id = evidenceText(values.composerId);
+      const found = composerSubagentInfo('composer-header-json', infoOf(values));
+      if (id !== null && found !== null && !this.headerJson.has(id)) this.headerJson.set(id, found);
     }
     return this.headerJson;
   }
