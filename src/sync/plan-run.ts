@@ -14,6 +14,20 @@ export interface Plan {
   checkpoints: RunCheckpoints;
 }
 
+/**
+ * Sessions archived with an occurrence in a source this run could not read and that fails it (an
+ * unread global DB, a failed catalog): their archived views stay, never rebuilt without that source.
+ */
+async function heldByUnread(run: RunState): Promise<Set<string>> {
+  const held = new Set<string>();
+  const { ledger } = run.target;
+  if (ledger === undefined) return held;
+  for (const [sourceKey, unread] of run.ctx.unreadSources ?? [])
+    if (unread.failsRun)
+      for (const member of await ledger.readMemberships(sourceKey)) held.add(member.sessionId);
+  return held;
+}
+
 async function catalogPlan(run: RunState, discovery: Promise<FoundSource[]>): Promise<Plan> {
   const { options, target, ctx, progress, emit, seal, readDigest } = run;
   const found = await discovery;
@@ -54,7 +68,9 @@ async function catalogPlan(run: RunState, discovery: Promise<FoundSource[]>): Pr
   const fullyRead = new Map<string, Set<string>>();
   for (const [key, list] of bySource) fullyRead.set(key, new Set(list.map((e) => e.occurrence.sessionId)));
   if (!incremental || prior === null || target.ledger === undefined) {
-    return { classified, entries: [...bySource.values()].flat(), fullyRead, checkpoints };
+    const held = await heldByUnread(run);
+    const entries = [...bySource.values()].flat().filter((e) => !held.has(e.occurrence.sessionId));
+    return { classified, entries, fullyRead, checkpoints };
   }
   const scope = {
     rootsDigest: canonicalHash(options.roots),
@@ -80,9 +96,11 @@ async function catalogPlan(run: RunState, discovery: Promise<FoundSource[]>): Pr
   );
   for (const c of classified)
     if (c.state === 'unchanged' && !dependsOn.has(c.found.source.sourceKey)) sourceDone();
+  // After the extra catalog: a source it could not read holds its sessions too.
+  const held = await heldByUnread(run);
   const entries = [...bySource.values(), ...extraEntries.values()]
     .flat()
-    .filter((e) => affected.has(e.occurrence.sessionId));
+    .filter((e) => affected.has(e.occurrence.sessionId) && !held.has(e.occurrence.sessionId));
   return { classified, entries, fullyRead, checkpoints };
 }
 

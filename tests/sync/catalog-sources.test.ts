@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildBenchCorpus } from '../../fixtures/bench/bench-corpus.js';
 import { buildSourceWorld } from '../../fixtures/sync/source-world.js';
 import { queryRows } from '../helpers/query-warehouse.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
@@ -58,5 +59,47 @@ describe('a source whose catalog fails on its own bytes', () => {
         where code = 'SOURCE_LIMIT_EXCEEDED' and severity = 'error'`,
     );
     expect(failures).toEqual([{ session_id: null, keyed: true }]);
+  });
+
+  it('a session archived with an occurrence in the unread source keeps its archived view: never rebuilt from its other sources alone', async () => {
+    const dir = tempDir('etl-catalog-held-');
+    // Every session is both a Composer session and a Store one (store.db or transcript), no workspace DB.
+    const corpus = buildBenchCorpus(join(dir, 'corpus'), {
+      sessions: 6,
+      messages: 4,
+      seed: 7,
+      storeShare: 1,
+      mergedShare: 1,
+    });
+    rmSync(join(corpus.userDir, 'workspaceStorage'), { recursive: true, force: true });
+    const warehouse = join(dir, 'w.duckdb');
+    const run = (...extra: string[]) =>
+      runCli([
+        'run',
+        '--json',
+        '--cursor-user-dir',
+        corpus.userDir,
+        '--cursor-store-root',
+        corpus.storeRoot,
+        '--target',
+        `duckdb:${warehouse}`,
+        ...extra,
+      ]);
+    const views = () =>
+      queryRows(warehouse, 'select session_id, view_digest, fidelity from sessions order by 1');
+    expect(run().code).toBe(0);
+    const archived = await views();
+    expect(archived).toHaveLength(6);
+    for (const extra of [[], ['--since-last']]) {
+      const limited = run(
+        ...extra,
+        '--source-limit',
+        'sqlitePageRows=1',
+        '--source-limit',
+        'sqliteRowCount=2',
+      );
+      expect(limited.code).toBe(4);
+      expect(await views()).toEqual(archived);
+    }
   });
 });
