@@ -15,16 +15,15 @@ export interface Plan {
 }
 
 /**
- * Sessions archived with an occurrence in a source this run could not read and that fails it (an
- * unread global DB, a failed catalog): their archived views stay, never rebuilt without that source.
+ * Sessions archived with an occurrence in a source this run could not read (a damaged DB, a failed
+ * catalog, an index past a bound): their archived views stay, never rebuilt without that source.
  */
 async function heldByUnread(run: RunState): Promise<Set<string>> {
   const held = new Set<string>();
   const { ledger } = run.target;
   if (ledger === undefined) return held;
-  for (const [sourceKey, unread] of run.ctx.unreadSources ?? [])
-    if (unread.failsRun)
-      for (const member of await ledger.readMemberships(sourceKey)) held.add(member.sessionId);
+  for (const sourceKey of run.ctx.unreadSources?.keys() ?? [])
+    for (const member of await ledger.readMemberships(sourceKey)) held.add(member.sessionId);
   return held;
 }
 

@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { writeAiCodeTracking } from '../../fixtures/code-tracking/ai-code-tracking-db.js';
 import { buildSampleCorpus, SAMPLE_COMPOSERS } from '../../fixtures/sample/sample-corpus.js';
+import { buildSourceWorld } from '../../fixtures/sync/source-world.js';
 import { ComposerAdapter } from '../../src/extract/composer/composer-adapter.js';
 import { DEFAULT_READ_LIMITS } from '../../src/extract/limits/read-limits.js';
 import { targetOpener } from '../../src/load/open-target.js';
@@ -10,8 +13,9 @@ import { discoverSources } from '../../src/sync/catalog-sources.js';
 import { planRun } from '../../src/sync/plan-run.js';
 import { runPipeline } from '../../src/sync/run-pipeline.js';
 import { createRunState, type RunOptions, type RunStart } from '../../src/sync/run-state.js';
+import { queryRows } from '../helpers/query-warehouse.js';
 import { recordingTarget } from '../helpers/recording-target.js';
-import { tempDir } from '../helpers/run-cli.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
 
 let userDir: string;
 let root: string;
@@ -100,5 +104,40 @@ describe('the plan step of a run', () => {
       final.mockRestore();
       hydrated.mockRestore();
     }
+  });
+});
+
+describe('sessions held by an unread source', () => {
+  it('"plausible input never costs archived data": a session enriched by a now unreadable code-tracking DB keeps its archived view', async () => {
+    const world = buildSourceWorld(join(tempDir('etl-held-'), 'sources'));
+    const tracked = world.composers[0]!.id;
+    const tracking = writeAiCodeTracking(world.storeRoot, {
+      reduced: false,
+      conversationId: tracked,
+      orphanConversationId: 'orphan-conversation',
+    });
+    const warehouse = join(world.userDir, '..', 'w.duckdb');
+    const run = () =>
+      runCli([
+        'run',
+        '--json',
+        '--cursor-user-dir',
+        world.userDir,
+        '--cursor-store-root',
+        world.storeRoot,
+        '--target',
+        `duckdb:${warehouse}`,
+      ]);
+    const view = () =>
+      queryRows(warehouse, `select view_digest from sessions where session_id = '${tracked}'`);
+    expect(run().code).toBe(0);
+    const archived = await view();
+    writeFileSync(tracking, 'not a SQLite database, long enough to have no valid header at all');
+    const damaged = run();
+    expect(damaged.code).toBe(0);
+    expect(JSON.parse(damaged.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain(
+      'SOURCE_UNREADABLE',
+    );
+    expect(await view()).toEqual(archived);
   });
 });
