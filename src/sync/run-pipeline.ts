@@ -48,7 +48,8 @@ export async function runPipeline(
   try {
     const plan = await planRun(run, discovery);
     for (const adapter of run.adapters) adapter.planFinal?.();
-    // An unread global Composer DB keeps its archived sessions and fails the run once the rest is committed.
+    // An unread source that fails the run (the global Composer DB, a failed catalog) keeps its archived
+    // sessions and fails it once the rest is committed.
     for (const [sourceKey, unread] of run.ctx.unreadSources ?? [])
       if (unread.failsRun) run.unavailable ??= SessionUnavailable.ofSource(sourceKey, unread.failure);
     const batches = new SessionBatches(run, plan);

@@ -23,6 +23,26 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
 }
 
 /** The environment that kills a CLI child at `<point>:<n>` (the preload `fault-after.ts`, built). */
+/** `etl run --json` over a Cursor user dir and Store root into a DuckDB warehouse. */
+export function runRoots(
+  userDir: string,
+  storeRoot: string,
+  warehouse: string,
+  ...extra: string[]
+): CliResult {
+  return runCli([
+    'run',
+    '--json',
+    '--cursor-user-dir',
+    userDir,
+    '--cursor-store-root',
+    storeRoot,
+    '--target',
+    `duckdb:${warehouse}`,
+    ...extra,
+  ]);
+}
+
 export function faultAfter(point: string): Record<string, string> {
   const preload = pathToFileURL(resolve('dist/tests/helpers/fault-after.js')).href;
   return { CURSOR_ETL_FAULT_AFTER: point, NODE_OPTIONS: `--import ${preload}` };

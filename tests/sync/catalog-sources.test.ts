@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildBenchCorpus } from '../../fixtures/bench/bench-corpus.js';
 import { buildSourceWorld } from '../../fixtures/sync/source-world.js';
 import { queryRows } from '../helpers/query-warehouse.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runRoots, tempDir } from '../helpers/run-cli.js';
 
 describe('a source whose catalog fails on its own bytes', () => {
   it('"otherwise it is fatal for that source/session": the other sources commit, the archive keeps its sessions, exit 4', async () => {
@@ -14,17 +14,7 @@ describe('a source whose catalog fails on its own bytes', () => {
     mkdirSync(noStore);
     const warehouse = join(dir, 'w.duckdb');
     const run = (storeRoot: string, ...extra: string[]) =>
-      runCli([
-        'run',
-        '--json',
-        '--cursor-user-dir',
-        world.userDir,
-        '--cursor-store-root',
-        storeRoot,
-        '--target',
-        `duckdb:${warehouse}`,
-        ...extra,
-      ]);
+      runRoots(world.userDir, storeRoot, warehouse, ...extra);
     const sessions = () =>
       queryRows(warehouse, 'select session_id, fidelity, message_count from sessions order by 1');
     expect(run(noStore).code).toBe(0);
@@ -73,18 +63,7 @@ describe('a source whose catalog fails on its own bytes', () => {
     });
     rmSync(join(corpus.userDir, 'workspaceStorage'), { recursive: true, force: true });
     const warehouse = join(dir, 'w.duckdb');
-    const run = (...extra: string[]) =>
-      runCli([
-        'run',
-        '--json',
-        '--cursor-user-dir',
-        corpus.userDir,
-        '--cursor-store-root',
-        corpus.storeRoot,
-        '--target',
-        `duckdb:${warehouse}`,
-        ...extra,
-      ]);
+    const run = (...extra: string[]) => runRoots(corpus.userDir, corpus.storeRoot, warehouse, ...extra);
     const views = () =>
       queryRows(warehouse, 'select session_id, view_digest, fidelity from sessions order by 1');
     expect(run().code).toBe(0);

@@ -15,7 +15,7 @@ import { runPipeline } from '../../src/sync/run-pipeline.js';
 import { createRunState, type RunOptions, type RunStart } from '../../src/sync/run-state.js';
 import { queryRows } from '../helpers/query-warehouse.js';
 import { recordingTarget } from '../helpers/recording-target.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { runRoots, tempDir } from '../helpers/run-cli.js';
 
 let userDir: string;
 let root: string;
@@ -117,17 +117,7 @@ describe('sessions held by an unread source', () => {
       orphanConversationId: 'orphan-conversation',
     });
     const warehouse = join(world.userDir, '..', 'w.duckdb');
-    const run = () =>
-      runCli([
-        'run',
-        '--json',
-        '--cursor-user-dir',
-        world.userDir,
-        '--cursor-store-root',
-        world.storeRoot,
-        '--target',
-        `duckdb:${warehouse}`,
-      ]);
+    const run = () => runRoots(world.userDir, world.storeRoot, warehouse);
     const view = () =>
       queryRows(warehouse, `select view_digest from sessions where session_id = '${tracked}'`);
     expect(run().code).toBe(0);
